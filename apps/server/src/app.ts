@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Container } from './container.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerWebApp } from './plugins/web-app.ts';
+
+/** Builds the HTTP app on a container. No listen here, so tests drive it with inject() or a random port. */
+export async function buildApp(container: Container): Promise<FastifyInstance> {
+  const { config } = container;
+  const app = Fastify({
+    // Typed as the base logger so plugins and route helpers share one FastifyInstance type.
+    loggerInstance: container.log as FastifyBaseLogger,
+    // A request id from a trusted proxy is kept so logs line up across hops; otherwise we make one.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'requestId',
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandler(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'", ...config.corsOrigins],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  if (config.corsOrigins.length > 0) {
+    await app.register(fastifyCors, { origin: [...config.corsOrigins], credentials: true });
+  }
+  await registerOpenApi(app, config.publicUrl);
+
+  systemRoutes(app, container);
+
+  await registerWebApp(app, config.webDistDir);
+  return app;
+}

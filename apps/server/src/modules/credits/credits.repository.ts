@@ -1,0 +1,64 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { creditBalances, creditLedger, type CreditLedgerRow } from '../../db/schema/index.ts';
+
+/** Drizzle queries for the ledger; each takes the database or an open transaction. */
+
+export async function findEntryByKey(db: DbOrTx, idempotencyKey: string): Promise<CreditLedgerRow | undefined> {
+  const [row] = await db.select().from(creditLedger).where(eq(creditLedger.idempotencyKey, idempotencyKey));
+  return row;
+}
+
+export async function readBalance(db: DbOrTx, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ balance: creditBalances.balance })
+    .from(creditBalances)
+    .where(eq(creditBalances.userId, userId));
+  return row?.balance ?? 0;
+}
+
+/**
+ * Takes `amount` from the balance only if it covers it. One conditional UPDATE: Postgres locks the
+ * row and re-checks the condition, so concurrent spends are serialised per user. Returns the new
+ * balance, or undefined when the balance was too low.
+ */
+export async function debitIfCovered(db: DbOrTx, userId: string, amount: number): Promise<number | undefined> {
+  const [row] = await db
+    .update(creditBalances)
+    .set({ balance: sql`${creditBalances.balance} - ${amount}`, updatedAt: sql`now()` })
+    .where(and(eq(creditBalances.userId, userId), gte(creditBalances.balance, amount)))
+    .returning({ balance: creditBalances.balance });
+  return row?.balance;
+}
+
+/** Adds a (possibly negative) amount to the balance, creating the row on first use. */
+export async function applyDelta(db: DbOrTx, userId: string, amount: number): Promise<number> {
+  const [row] = await db
+    .insert(creditBalances)
+    .values({ userId, balance: amount })
+    .onConflictDoUpdate({
+      target: creditBalances.userId,
+      set: { balance: sql`${creditBalances.balance} + excluded.balance`, updatedAt: sql`now()` },
+    })
+    .returning({ balance: creditBalances.balance });
+  return row!.balance;
+}
+
+export interface NewEntry {
+  userId: string;
+  amount: number;
+  balanceAfter: number;
+  reason: string;
+  reference: string | null;
+  idempotencyKey: string;
+}
+
+/** Appends an entry; undefined when an entry with the same idempotency key already exists. */
+export async function appendEntry(db: DbOrTx, entry: NewEntry): Promise<CreditLedgerRow | undefined> {
+  const [row] = await db
+    .insert(creditLedger)
+    .values(entry)
+    .onConflictDoNothing({ target: creditLedger.idempotencyKey })
+    .returning();
+  return row;
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { createContainer, type Container } from '../src/container.ts';
+import { createJobHandlers } from '../src/jobs/handlers.ts';
+import { startWorkers } from '../src/jobs/workers.ts';
+import { createLogger } from '../src/logger.ts';
+
+/** Which database this test process runs on: set per Vitest project (see vitest.config.ts). */
+export const testDb = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+/**
+ * A fresh, empty database for one test file: a new in-memory PGlite, or a new PostgreSQL database
+ * created on the TEST_DATABASE_URL server and dropped afterwards. Migrations run on open, as in
+ * production.
+ */
+export async function freshDatabaseUrl(): Promise<{ url?: string; drop(): Promise<void> }> {
+  if (testDb === 'pglite') return { url: undefined, drop: async () => undefined };
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `lumina_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export function tempDir(prefix = 'lumina-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+export interface TestEnv {
+  config: Config;
+  container: Container;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/**
+ * The app on a fresh database and data folder, the way production wires it. Workers run in-process
+ * unless `workers: false`. `env` adds settings; `keep` leaves the database and folder in place so a
+ * test can start a second instance on them (restart tests).
+ */
+export async function startTestEnv(
+  options: {
+    env?: Record<string, string>;
+    workers?: boolean;
+    dataDir?: string;
+    databaseUrl?: string;
+    embeddedDir?: string;
+    keep?: boolean;
+  } = {},
+): Promise<TestEnv> {
+  const dataDir = options.dataDir ?? tempDir();
+  const database = options.databaseUrl || options.embeddedDir ? undefined : await freshDatabaseUrl();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    QUEUE_POLL_INTERVAL_SECONDS: '0.5',
+    SHUTDOWN_TIMEOUT_MS: '5000',
+    ...(options.databaseUrl ?? database?.url ? { DATABASE_URL: (options.databaseUrl ?? database?.url)! } : {}),
+    ...options.env,
+  });
+  const effective: Config = Object.freeze({
+    ...config,
+    database: {
+      ...config.database,
+      // Embedded tests use an in-memory PGlite unless the test needs files that survive a restart.
+      embeddedDir: options.embeddedDir ?? 'memory://',
+    },
+  });
+  const log = createLogger(effective.logLevel);
+  const container = await createContainer(effective, log);
+  if (options.workers !== false) {
+    await startWorkers(container.queue, createJobHandlers(), { concurrency: 1, log });
+  }
+  const app = await buildApp(container);
+  await app.ready();
+  return {
+    config: effective,
+    container,
+    app,
+    async close() {
+      await app.close();
+      await container.close();
+      if (!options.keep) {
+        await database?.drop();
+        if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
+import { useState, type ComponentType } from 'react';
+import { paths } from '@/config/paths';
+import { RouteErrorFallback } from '@/components/errors/route-error-fallback';
+import { FullPageSpinner } from '@/components/ui/spinner';
+import RootLayout from './routes/root';
+
+type RouteModule = { default: ComponentType };
+const page = (load: () => Promise<RouteModule>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: (await load()).default }),
+});
+
+const child = (path: string) => path.slice(1);
+
+export const routes: RouteObject[] = [
+  {
+    path: paths.home,
+    Component: RootLayout,
+    errorElement: <RouteErrorFallback />,
+    hydrateFallbackElement: <FullPageSpinner />,
+    children: [
+      { index: true, ...page(() => import('./routes/landing')) },
+      { path: child(paths.generate), ...page(() => import('./routes/generate')) },
+      { path: child(paths.studio), ...page(() => import('./routes/studio')) },
+      { path: child(paths.gallery), ...page(() => import('./routes/gallery')) },
+      { path: child(paths.credits), ...page(() => import('./routes/credits')) },
+      { path: child(paths.referrals), ...page(() => import('./routes/referrals')) },
+      { path: child(paths.training), ...page(() => import('./routes/training')) },
+      { path: child(paths.onboarding), ...page(() => import('./routes/onboarding')) },
+      { path: child(paths.account), ...page(() => import('./routes/account')) },
+      { path: child(paths.terms), ...page(() => import('./routes/terms')) },
+      { path: child(paths.privacy), ...page(() => import('./routes/privacy')) },
+      { path: child(paths.auth), ...page(() => import('./routes/auth')) },
+      { path: '*', ...page(() => import('./routes/not-found')) },
+    ],
+  },
+];
+
+export function AppRouter() {
+  const [router] = useState(() => createBrowserRouter(routes));
+  return <RouterProvider router={router} />;
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/**
+ * Browser-visible settings: an explicit allowlist, parsed once at boot.
+ * This is the only module that reads `import.meta.env`.
+ */
+const EnvSchema = z.object({
+  /** Absolute URL or path prefix of the API; empty or unset means same origin. */
+  VITE_API_BASE: z
+    .union([z.url({ protocol: /^https?$/ }), z.string().regex(/^\/\S*$/), z.literal('')])
+    .optional()
+    .transform((value) => (value ?? '').replace(/\/+$/, '')),
+});
+
+export interface Env {
+  apiBase: string;
+}
+
+export function parseEnv(source: Record<string, unknown>): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    throw new Error(`Invalid web configuration:\n${z.prettifyError(result.error)}`);
+  }
+  return Object.freeze({ apiBase: result.data.VITE_API_BASE });
+}
+
+export const env: Env = parseEnv(import.meta.env);

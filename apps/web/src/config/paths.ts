@@ -1,0 +1,20 @@
+/** Typed route table: every product route in one place. */
+export const paths = {
+  home: '/',
+  generate: '/generate',
+  studio: '/studio',
+  gallery: '/gallery',
+  credits: '/credits',
+  referrals: '/referrals',
+  training: '/training',
+  onboarding: '/onboarding',
+  account: '/account',
+  terms: '/terms',
+  privacy: '/privacy',
+  auth: '/auth',
+} as const satisfies Record<string, `/${string}`>;
+
+export type PathKey = keyof typeof paths;
+
+/** Links shown in the header's main navigation, in order. */
+export const primaryNav = ['generate', 'studio', 'gallery', 'training'] as const satisfies readonly PathKey[];

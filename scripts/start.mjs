@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm start`: builds the web app when its build is missing or older than its sources, then runs the
+// server (API + in-process worker), which serves the built app. Signals are passed through so the
+// server can shut down gracefully.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const web = path.join(root, 'apps/web');
+const builtIndex = path.join(web, 'dist/index.html');
+
+function newestMtime(target) {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(target).map((name) => newestMtime(path.join(target, name))));
+}
+
+const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => path.join(web, p));
+const contracts = path.join(root, 'packages/contracts/src');
+const stale =
+  !existsSync(builtIndex) || Math.max(...sources.map(newestMtime), newestMtime(contracts)) > statSync(builtIndex).mtimeMs;
+
+if (stale && process.env.SKIP_WEB_BUILD !== '1') {
+  console.log('Building the web app…');
+  const build = spawnSync('npm', ['run', 'build', '-w', '@lumina/web'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const args = ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts'), ...process.argv.slice(2)];
+const server = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
