@@ -18,10 +18,13 @@ function newestMtime(target) {
   return Math.max(stat.mtimeMs, ...readdirSync(target).map((name) => newestMtime(path.join(target, name))));
 }
 
-const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => path.join(web, p));
+const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) =>
+  path.join(web, p),
+);
 const contracts = path.join(root, 'packages/contracts/src');
 const stale =
-  !existsSync(builtIndex) || Math.max(...sources.map(newestMtime), newestMtime(contracts)) > statSync(builtIndex).mtimeMs;
+  !existsSync(builtIndex) ||
+  Math.max(...sources.map(newestMtime), newestMtime(contracts)) > statSync(builtIndex).mtimeMs;
 
 if (stale && process.env.SKIP_WEB_BUILD !== '1') {
   console.log('Building the web app…');

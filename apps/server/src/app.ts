@@ -4,6 +4,7 @@ import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Container } from './container.ts';
+import { fileRoutes } from './modules/files/files.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -18,7 +19,6 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     // A request id from a trusted proxy is kept so logs line up across hops; otherwise we make one.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'requestId',
     bodyLimit: 1024 * 1024,
     trustProxy: true,
   });
@@ -49,6 +49,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await registerOpenApi(app, config.publicUrl);
 
   systemRoutes(app, container);
+  fileRoutes(app, { storage: container.storage, secret: container.fileUrlSecret });
 
   await registerWebApp(app, config.webDistDir);
   return app;

@@ -43,15 +43,58 @@ const EnvSchema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool.default(false),
     REDIS_URL: z.url().optional(),
+    // Sign-in layer (modules/auth). See .env.example and docs/decisions-auth.md.
+    WEB_URL: z.url().optional(),
+    ACCESS_TOKEN_LIFETIME_SECONDS: z.coerce.number().int().min(5).max(86_400).default(3600),
+    REFRESH_TOKEN_LIFETIME_MINUTES: z.coerce.number().int().min(1).max(525_600).default(144_000),
+    REFRESH_TOKEN_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+    JWT_KEY_ROTATION_HOURS: z.coerce.number().min(0.01).max(8760).default(168),
+    SESSION_COOKIE_DOMAIN: z.string().min(1).optional(),
+    SESSION_COOKIE_SAME_SITE: z.enum(['auto', 'lax', 'strict', 'none']).default('auto'),
+    SESSION_ANTI_CSRF: z.enum(['auto', 'none', 'via-custom-header', 'via-token']).default('auto'),
+    PASSWORDLESS_CONTACT_METHOD: z.enum(['EMAIL', 'PHONE', 'EMAIL_OR_PHONE']).default('EMAIL'),
+    PASSWORDLESS_FLOW_TYPE: z
+      .enum(['USER_INPUT_CODE', 'MAGIC_LINK', 'USER_INPUT_CODE_AND_MAGIC_LINK'])
+      .default('USER_INPUT_CODE_AND_MAGIC_LINK'),
+    PASSWORDLESS_CODE_LIFETIME_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
+    PASSWORDLESS_MAX_CODE_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+    SMTP_URL: z.url().optional(),
+    MAIL_FROM: z.string().min(3).default('Lumina <no-reply@lumina.local>'),
+    SMS_WEBHOOK_URL: z.url().optional(),
+    EMAIL_VERIFICATION: z.enum(['off', 'optional', 'required']).default('off'),
+    TENANTS_JSON: z.string().min(2).optional(),
+    AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(100_000).default(60),
+    AUTH_RATE_LIMIT_PER_CONTACT: z.coerce.number().int().min(1).max(10_000).default(10),
   })
   .superRefine((env, ctx) => {
     if (env.S3_BUCKET) {
       for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when S3_BUCKET is set' });
+        if (!env[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when S3_BUCKET is set' });
       }
     }
+    if (
+      env.PASSWORDLESS_CONTACT_METHOD !== 'EMAIL' &&
+      env.NODE_ENV === 'production' &&
+      !env.SMS_WEBHOOK_URL
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PASSWORDLESS_CONTACT_METHOD'],
+        message: 'PHONE and EMAIL_OR_PHONE need an SMS sender (SMS_WEBHOOK_URL) when NODE_ENV=production',
+      });
+    }
+    if (env.TENANTS_JSON) {
+      const problem = tenantsProblem(env.TENANTS_JSON);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['TENANTS_JSON'], message: problem });
+    }
     if (env.NODE_ENV === 'production' && !env.FILE_URL_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['FILE_URL_SECRET'], message: 'is required when NODE_ENV=production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FILE_URL_SECRET'],
+        message: 'is required when NODE_ENV=production',
+      });
     }
   });
 
@@ -65,7 +108,11 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   roles: ReadonlyArray<'api' | 'worker'>;
   dataDir: string;
-  database: { url?: string; poolSize: number; /** PGlite's folder when url is unset; `memory://` in tests. */ embeddedDir: string };
+  database: {
+    url?: string;
+    poolSize: number;
+    /** PGlite's folder when url is unset; `memory://` in tests. */ embeddedDir: string;
+  };
   queue: { pollIntervalSeconds: number; concurrency: number };
   shutdownTimeoutMs: number;
   webDistDir: string;
@@ -81,6 +128,58 @@ export interface Config {
     forcePathStyle: boolean;
   };
   redisUrl?: string;
+  /** The sign-in layer (modules/auth). */
+  auth: AuthConfig;
+}
+
+export interface TenantConfig {
+  /** Factor ids offered as first factors, e.g. ["otp-email","link-email","thirdparty"]. */
+  firstFactors?: string[];
+  /** Third-party provider ids enabled for the tenant (only configured providers are offered). */
+  thirdPartyProviders?: string[];
+}
+
+export interface AuthConfig {
+  /** Where the web app lives (magic links, cookie SameSite); PUBLIC_URL when unset. */
+  webUrl: string;
+  accessTokenLifetimeSeconds: number;
+  refreshTokenLifetimeMinutes: number;
+  /** A rotated-out refresh token still works this long if its successor was never used (lost responses). */
+  refreshTokenReuseGraceSeconds: number;
+  jwtKeyRotationHours: number;
+  cookieDomain?: string;
+  cookieSameSite: 'auto' | 'lax' | 'strict' | 'none';
+  antiCsrf: 'auto' | 'none' | 'via-custom-header' | 'via-token';
+  passwordless: {
+    contactMethod: 'EMAIL' | 'PHONE' | 'EMAIL_OR_PHONE';
+    flowType: 'USER_INPUT_CODE' | 'MAGIC_LINK' | 'USER_INPUT_CODE_AND_MAGIC_LINK';
+    codeLifetimeSeconds: number;
+    maxCodeAttempts: number;
+  };
+  smtpUrl?: string;
+  mailFrom: string;
+  smsWebhookUrl?: string;
+  emailVerification: 'off' | 'optional' | 'required';
+  /** Extra tenants by id (`public` always exists); from TENANTS_JSON. */
+  tenants: Record<string, TenantConfig>;
+  rateLimit: { windowSeconds: number; perIp: number; perContact: number };
+}
+
+const TenantsSchema = z.record(
+  z.string().regex(/^[a-z0-9-]{1,64}$/, 'tenant ids are lowercase letters, digits and dashes'),
+  z.object({
+    firstFactors: z.array(z.string().min(1)).min(1).optional(),
+    thirdPartyProviders: z.array(z.string().min(1)).optional(),
+  }),
+);
+
+function tenantsProblem(json: string): string | undefined {
+  try {
+    const parsed = TenantsSchema.safeParse(JSON.parse(json));
+    return parsed.success ? undefined : `invalid tenant settings: ${parsed.error.issues[0]?.message}`;
+  } catch {
+    return 'must be JSON, e.g. {"acme":{"firstFactors":["otp-email"]}}';
+  }
 }
 
 export class ConfigError extends Error {
@@ -135,6 +234,32 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         }
       : undefined,
     redisUrl: env.REDIS_URL,
+    auth: {
+      webUrl: (env.WEB_URL ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+      accessTokenLifetimeSeconds: env.ACCESS_TOKEN_LIFETIME_SECONDS,
+      refreshTokenLifetimeMinutes: env.REFRESH_TOKEN_LIFETIME_MINUTES,
+      refreshTokenReuseGraceSeconds: env.REFRESH_TOKEN_REUSE_GRACE_SECONDS,
+      jwtKeyRotationHours: env.JWT_KEY_ROTATION_HOURS,
+      cookieDomain: env.SESSION_COOKIE_DOMAIN,
+      cookieSameSite: env.SESSION_COOKIE_SAME_SITE,
+      antiCsrf: env.SESSION_ANTI_CSRF,
+      passwordless: {
+        contactMethod: env.PASSWORDLESS_CONTACT_METHOD,
+        flowType: env.PASSWORDLESS_FLOW_TYPE,
+        codeLifetimeSeconds: env.PASSWORDLESS_CODE_LIFETIME_SECONDS,
+        maxCodeAttempts: env.PASSWORDLESS_MAX_CODE_ATTEMPTS,
+      },
+      smtpUrl: env.SMTP_URL,
+      mailFrom: env.MAIL_FROM,
+      smsWebhookUrl: env.SMS_WEBHOOK_URL,
+      emailVerification: env.EMAIL_VERIFICATION,
+      tenants: env.TENANTS_JSON ? TenantsSchema.parse(JSON.parse(env.TENANTS_JSON)) : {},
+      rateLimit: {
+        windowSeconds: env.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+        perIp: env.AUTH_RATE_LIMIT_PER_IP,
+        perContact: env.AUTH_RATE_LIMIT_PER_CONTACT,
+      },
+    },
     ...overrides,
   };
   return Object.freeze(config);

@@ -15,6 +15,8 @@ export interface Container {
   database: DatabaseHandle;
   queue: JobQueue;
   storage: Storage;
+  /** Signs local file URLs (disk storage). */
+  fileUrlSecret: string;
   services: {
     ledger: CreditLedger;
   };
@@ -29,15 +31,19 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
   });
   let queue: JobQueue;
   try {
-    queue = await JobQueue.start({ executor: database.executor, pollIntervalSeconds: config.queue.pollIntervalSeconds });
+    queue = await JobQueue.start({
+      executor: database.executor,
+      pollIntervalSeconds: config.queue.pollIntervalSeconds,
+    });
   } catch (err) {
     await database.close();
     throw err;
   }
+  const fileUrlSecret = config.fileUrlSecret ?? devSecret(config.dataDir, 'fileUrlSecret');
   const storage = createStorage({
     s3: config.s3,
     root: path.join(config.dataDir, 'files'),
-    signingSecret: config.fileUrlSecret ?? devSecret(config.dataDir, 'fileUrlSecret'),
+    signingSecret: fileUrlSecret,
   });
   const services = { ledger: new CreditLedger(database.db) };
 
@@ -47,6 +53,7 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     database,
     queue,
     storage,
+    fileUrlSecret,
     services,
     async close() {
       await queue.stop(config.shutdownTimeoutMs);

@@ -65,6 +65,8 @@ export async function startTestEnv(
     databaseUrl?: string;
     embeddedDir?: string;
     keep?: boolean;
+    /** Adds routes before the app is ready (test-only routes that exercise shared plugins). */
+    beforeReady?: (app: FastifyInstance) => void;
   } = {},
 ): Promise<TestEnv> {
   const dataDir = options.dataDir ?? tempDir();
@@ -76,7 +78,9 @@ export async function startTestEnv(
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     QUEUE_POLL_INTERVAL_SECONDS: '0.5',
     SHUTDOWN_TIMEOUT_MS: '5000',
-    ...(options.databaseUrl ?? database?.url ? { DATABASE_URL: (options.databaseUrl ?? database?.url)! } : {}),
+    ...((options.databaseUrl ?? database?.url)
+      ? { DATABASE_URL: (options.databaseUrl ?? database?.url)! }
+      : {}),
     ...options.env,
   });
   const effective: Config = Object.freeze({
@@ -93,6 +97,7 @@ export async function startTestEnv(
     await startWorkers(container.queue, createJobHandlers(), { concurrency: 1, log });
   }
   const app = await buildApp(container);
+  options.beforeReady?.(app);
   await app.ready();
   return {
     config: effective,

@@ -1,4 +1,5 @@
 import type { Contract } from './contract.ts';
+import { signedFileContract } from './files.ts';
 import { healthContract, readyContract } from './health.ts';
 
 /**
@@ -8,4 +9,5 @@ import { healthContract, readyContract } from './health.ts';
 export const contracts = {
   health: healthContract,
   ready: readyContract,
+  signedFile: signedFileContract,
 } satisfies Record<string, Contract>;

@@ -43,7 +43,9 @@ export interface DatabaseOptions {
 
 /** Opens the database and applies every committed migration. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = options.url ? openPostgres(options.url, options.poolSize ?? 10) : await openPglite(options.pgliteDir);
+  const handle = options.url
+    ? openPostgres(options.url, options.poolSize ?? 10)
+    : await openPglite(options.pgliteDir);
   try {
     await (handle.kind === 'pglite'
       ? migratePglite(handle.db as never, { migrationsFolder })

@@ -36,7 +36,11 @@ export class JobQueue {
    * Validates and enqueues a job. With `tx` the job is inserted in that transaction, so it exists only
    * if the transaction commits.
    */
-  async send<N extends JobName>(name: N, payload: JobPayload<N>, opts: { tx?: Tx; singletonKey?: string } = {}) {
+  async send<N extends JobName>(
+    name: N,
+    payload: JobPayload<N>,
+    opts: { tx?: Tx; singletonKey?: string } = {},
+  ) {
     const data = jobs[name].schema.parse(payload);
     const id = await this.boss.send(name, data as object, {
       ...jobs[name].options,

@@ -7,10 +7,16 @@ const GENERIC_5XX = 'Something went wrong on our side. Please try again in a mom
 
 /** Turns "body/text" + "Too small: expected string to have >=1 characters" into one readable line. */
 function describeValidation(err: FastifyError): string {
-  const issues = (err.validation ?? []) as Array<{ instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }>;
+  const issues = (err.validation ?? []) as Array<{
+    instancePath?: string;
+    message?: string;
+    params?: { issue?: { path?: PropertyKey[] } };
+  }>;
   const where = err.validationContext ?? 'request';
   const lines = issues.slice(0, 5).map((issue) => {
-    const path = (issue.params?.issue?.path ?? []).map(String).join('.') || issue.instancePath?.replace(/^\//, '').replace(/\//g, '.');
+    const path =
+      (issue.params?.issue?.path ?? []).map(String).join('.') ||
+      issue.instancePath?.replace(/^\//, '').replace(/\//g, '.');
     return path ? `${path}: ${issue.message}` : `${issue.message}`;
   });
   return `Invalid ${where}: ${lines.join('; ') || err.message}`;
@@ -42,7 +48,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return send(status, { detail: clientMessage(error), code: codeForStatus(status) });
     }
     request.log.error({ err: error }, 'request failed');
-    return send(status >= 500 && status < 600 ? status : 500, { detail: GENERIC_5XX, code: codeForStatus(status) });
+    return send(status >= 500 && status < 600 ? status : 500, {
+      detail: GENERIC_5XX,
+      code: codeForStatus(status),
+    });
   });
 }
 

@@ -39,9 +39,11 @@ describe('api client', () => {
     await expect(createApiClient({ baseUrl: server.url }).call(healthContract)).resolves.toEqual({
       status: 'ok',
     });
-    await expect(createApiClient({ baseUrl: `${server.url}/prefix/` }).call(healthContract)).resolves.toEqual({
-      status: 'ok',
-    });
+    await expect(createApiClient({ baseUrl: `${server.url}/prefix/` }).call(healthContract)).resolves.toEqual(
+      {
+        status: 'ok',
+      },
+    );
     expect(server.requests.map((r) => r.url)).toEqual(['/api/health', '/prefix/api/health']);
   });
 
@@ -72,7 +74,11 @@ describe('api client', () => {
 
   it('normalises a {detail, code, requestId} error body into ApiError', async () => {
     server.route('GET', '/api/broke', (_req, res) =>
-      json(res, 402, { detail: 'You need 4 more credits.', code: 'INSUFFICIENT_CREDITS', requestId: 'req-9' }),
+      json(res, 402, {
+        detail: 'You need 4 more credits.',
+        code: 'INSUFFICIENT_CREDITS',
+        requestId: 'req-9',
+      }),
     );
     const contract = { ...healthContract, path: '/api/broke' };
     const error = await createApiClient({ baseUrl: server.url })
@@ -99,7 +105,11 @@ describe('api client', () => {
       detail: commonEn.errors.codes.SERVICE_UNAVAILABLE,
     });
     const noDetail = await client.call({ ...healthContract, path: '/api/nodetail' }).catch((e: unknown) => e);
-    expect(noDetail).toMatchObject({ status: 404, code: 'NOT_FOUND', detail: commonEn.errors.codes.NOT_FOUND });
+    expect(noDetail).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      detail: commonEn.errors.codes.NOT_FOUND,
+    });
   });
 
   it('rejects a success response that does not match the contract', async () => {
@@ -116,6 +126,10 @@ describe('api client', () => {
     const error = await createApiClient({ baseUrl: closed.url })
       .call(healthContract)
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 0, code: 'NETWORK_ERROR', detail: commonEn.errors.codes.NETWORK_ERROR });
+    expect(error).toMatchObject({
+      status: 0,
+      code: 'NETWORK_ERROR',
+      detail: commonEn.errors.codes.NETWORK_ERROR,
+    });
   });
 });

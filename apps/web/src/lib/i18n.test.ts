@@ -12,7 +12,6 @@ afterAll(() => server.close());
 
 /** Records what is written to document.cookie (jsdom only reads back name=value). */
 function recordCookieWrites() {
-  const proto = Object.getPrototypeOf(document) as object;
   const descriptor = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie');
   if (!descriptor?.set) throw new Error('document.cookie has no setter');
   const writes: string[] = [];
@@ -20,7 +19,7 @@ function recordCookieWrites() {
     writes.push(v);
     descriptor.set?.call(this, v);
   });
-  return { writes, restore: () => spy.mockRestore(), proto };
+  return { writes, restore: () => spy.mockRestore() };
 }
 
 function clearCookies() {

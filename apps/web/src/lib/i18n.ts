@@ -15,6 +15,8 @@ export function detectionOptions(): DetectorOptions {
     lookupCookie: LANGUAGE_COOKIE,
     caches: ['cookie'],
     cookieOptions: { path: '/', sameSite: 'lax' },
+    // Translations exist per language, not per region: en-US and en-GB both read and store `en`.
+    convertDetectedLanguage: (lng) => lng.split('-')[0] ?? lng,
   };
 }
 

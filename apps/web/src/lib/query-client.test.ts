@@ -16,9 +16,7 @@ describe('query client', () => {
 
   it('backs off exponentially from 1 s, capped at 30 s', () => {
     const delays = Array.from({ length: 11 }, (_, attempt) => retryDelay(attempt));
-    expect(delays).toEqual([
-      1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000, 30000, 30000, 30000,
-    ]);
+    expect(delays).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000, 30000, 30000, 30000]);
     expect(Math.max(...delays)).toBe(QUERY_RETRY_DELAY_CAP_MS);
   });
 });

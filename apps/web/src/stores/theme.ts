@@ -100,7 +100,10 @@ export function createThemeStore(env: ThemeEnvironment = browserEnvironment) {
 export type ThemeStore = ReturnType<typeof createThemeStore>;
 
 /** Keeps the `dark` class on <html> (Tailwind's dark variant) in step with the store. */
-export function applyThemeToDocument(store: StoreApi<ThemeState>, root: HTMLElement = document.documentElement) {
+export function applyThemeToDocument(
+  store: StoreApi<ThemeState>,
+  root: HTMLElement = document.documentElement,
+) {
   const apply = ({ theme }: ThemeState) => {
     root.classList.toggle('dark', theme === 'dark');
     root.style.colorScheme = theme;

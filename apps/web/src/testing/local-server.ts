@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
-export const PUBLIC_DIR = fileURLToPath(new URL('../../public', import.meta.url));
+export const PUBLIC_DIR = resolve(import.meta.dirname, '../../public');
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
 export interface LocalServer {
   url: string;

@@ -47,7 +47,8 @@ export class CreditLedger {
     const key = spendKey(input.reference);
     return this.write(key, tx, async (t) => {
       const after = await repo.debitIfCovered(t, input.userId, input.amount);
-      if (after === undefined) throw insufficientCredits(input.amount, await repo.readBalance(t, input.userId));
+      if (after === undefined)
+        throw insufficientCredits(input.amount, await repo.readBalance(t, input.userId));
       return repo.appendEntry(t, {
         userId: input.userId,
         amount: -input.amount,

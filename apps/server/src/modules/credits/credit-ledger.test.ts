@@ -30,8 +30,18 @@ describe(`credit ledger on ${testDb}`, () => {
   it('starts a new user at zero and grants credits once per idempotency key', async () => {
     const user = await createUser(db());
     expect(await ledger.balance(user.id)).toBe(0);
-    const first = await ledger.grant({ userId: user.id, amount: 25, reason: 'welcome', idempotencyKey: `welcome:${user.id}` });
-    const again = await ledger.grant({ userId: user.id, amount: 25, reason: 'welcome', idempotencyKey: `welcome:${user.id}` });
+    const first = await ledger.grant({
+      userId: user.id,
+      amount: 25,
+      reason: 'welcome',
+      idempotencyKey: `welcome:${user.id}`,
+    });
+    const again = await ledger.grant({
+      userId: user.id,
+      amount: 25,
+      reason: 'welcome',
+      idempotencyKey: `welcome:${user.id}`,
+    });
     expect(first.replayed).toBe(false);
     expect(again.replayed).toBe(true);
     expect(again.entry.id).toBe(first.entry.id);
@@ -70,9 +80,11 @@ describe(`credit ledger on ${testDb}`, () => {
   it('refuses amounts that are not whole positive numbers', async () => {
     const user = await createUser(db());
     for (const amount of [0, -1, 1.5, Number.NaN]) {
-      await expect(ledger.spend({ userId: user.id, amount, reference: `x-${amount}` })).rejects.toMatchObject({
-        code: 'VALIDATION_FAILED',
-      });
+      await expect(ledger.spend({ userId: user.id, amount, reference: `x-${amount}` })).rejects.toMatchObject(
+        {
+          code: 'VALIDATION_FAILED',
+        },
+      );
     }
   });
 
@@ -80,13 +92,16 @@ describe(`credit ledger on ${testDb}`, () => {
     const user = await createUser(db());
     await ledger.grant({ userId: user.id, amount: 10, reason: 'purchase', idempotencyKey: `p:${user.id}` });
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => ledger.spend({ userId: user.id, amount: 1, reference: `c-${user.id}-${i}` })),
+      Array.from({ length: 50 }, (_, i) =>
+        ledger.spend({ userId: user.id, amount: 1, reference: `c-${user.id}-${i}` }),
+      ),
     );
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r) => r.status === 'rejected');
     expect(ok).toHaveLength(10);
     expect(refused).toHaveLength(40);
-    for (const r of refused) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+    for (const r of refused)
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
     expect(await ledger.balance(user.id)).toBe(0);
     const [balanceRow] = await db().select().from(creditBalances).where(eq(creditBalances.userId, user.id));
     expect(balanceRow!.balance).toBe(0);
@@ -101,7 +116,10 @@ describe(`credit ledger on ${testDb}`, () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => ledger.refund(reference)));
     expect(results.filter((r) => r && !r.replayed)).toHaveLength(1);
     expect(await ledger.balance(user.id)).toBe(8);
-    const refunds = await db().select().from(creditLedger).where(eq(creditLedger.idempotencyKey, `refund:${reference}`));
+    const refunds = await db()
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.idempotencyKey, `refund:${reference}`));
     expect(refunds).toHaveLength(1);
     expect(refunds[0]!.amount).toBe(5);
     await expectBalanceMatchesLedger(user.id);

@@ -4,7 +4,10 @@ import { creditBalances, creditLedger, type CreditLedgerRow } from '../../db/sch
 
 /** Drizzle queries for the ledger; each takes the database or an open transaction. */
 
-export async function findEntryByKey(db: DbOrTx, idempotencyKey: string): Promise<CreditLedgerRow | undefined> {
+export async function findEntryByKey(
+  db: DbOrTx,
+  idempotencyKey: string,
+): Promise<CreditLedgerRow | undefined> {
   const [row] = await db.select().from(creditLedger).where(eq(creditLedger.idempotencyKey, idempotencyKey));
   return row;
 }
@@ -22,7 +25,11 @@ export async function readBalance(db: DbOrTx, userId: string): Promise<number> {
  * row and re-checks the condition, so concurrent spends are serialised per user. Returns the new
  * balance, or undefined when the balance was too low.
  */
-export async function debitIfCovered(db: DbOrTx, userId: string, amount: number): Promise<number | undefined> {
+export async function debitIfCovered(
+  db: DbOrTx,
+  userId: string,
+  amount: number,
+): Promise<number | undefined> {
   const [row] = await db
     .update(creditBalances)
     .set({ balance: sql`${creditBalances.balance} - ${amount}`, updatedAt: sql`now()` })

@@ -18,6 +18,9 @@ export function systemRoutes(app: FastifyInstance, { database, queue, storage }:
     ]);
     const ready = db && q && files;
     if (!ready) reply.code(503);
-    return { status: ready ? ('ready' as const) : ('not_ready' as const), checks: { database: db, queue: q, storage: files } };
+    return {
+      status: ready ? ('ready' as const) : ('not_ready' as const),
+      checks: { database: db, queue: q, storage: files },
+    };
   });
 }

@@ -10,7 +10,10 @@ export function RouteErrorFallback() {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error(error);
   return (
-    <div role="alert" className="mx-auto flex min-h-dvh max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
+    <div
+      role="alert"
+      className="mx-auto flex min-h-dvh max-w-lg flex-col items-center justify-center gap-4 p-6 text-center"
+    >
       <h1 className="text-2xl font-bold tracking-tight">
         {notFound ? t('pages.notFound.title') : t('errors.routeTitle')}
       </h1>

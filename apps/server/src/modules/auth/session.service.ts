@@ -1,0 +1,222 @@
+import { decodeProtectedHeader, jwtVerify, SignJWT, errors as joseErrors } from 'jose';
+import type { Database } from '../../db/client.ts';
+import type { AuthSessionRow } from '../../db/schema/index.ts';
+import { randomToken, sha256Hex } from './auth.crypto.ts';
+import type { Clock } from './clock.ts';
+import * as repo from './session.repository.ts';
+import { tokenTheftDetected, tryRefreshToken, unauthorised } from './session.errors.ts';
+import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.ts';
+
+/** Claim values a session carries in its access token (st-mfa, st-ev); kept small (front-token cookie). */
+export type SessionClaims = Record<string, unknown>;
+
+/** The access-token payload (SuperTokens v5 token shape, minus the refresh-token hashes). */
+export interface AccessTokenPayload extends SessionClaims {
+  sub: string;
+  rsub: string;
+  tId: string;
+  sessionHandle: string;
+  iat: number;
+  exp: number;
+  antiCsrfToken: string | null;
+  iss: string;
+}
+
+/** A verified session, as product code and the FDI routes see it. */
+export interface Session {
+  handle: string;
+  userId: string;
+  recipeUserId: string;
+  tenantId: string;
+  payload: AccessTokenPayload;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  /** Present when a refresh token was created or rotated. */
+  refreshToken?: string;
+  /** Milliseconds since the epoch. */
+  accessTokenExpiry: number;
+  refreshTokenExpiry?: number;
+  antiCsrfToken: string | null;
+  payload: AccessTokenPayload;
+}
+
+export interface SessionOptions {
+  issuer: string;
+  accessTokenLifetimeSeconds: number;
+  refreshTokenLifetimeMinutes: number;
+  refreshTokenReuseGraceSeconds: number;
+}
+
+/**
+ * Sessions: JWT access tokens signed with the rotating keys, opaque refresh tokens stored as sha256 and
+ * rotated on every refresh. A spent refresh token presented again (outside the short grace window for a
+ * lost response) is treated as theft: the whole session is revoked.
+ */
+export class SessionService {
+  constructor(
+    private readonly db: Database,
+    private readonly keys: SigningKeys,
+    private readonly clock: Clock,
+    private readonly options: SessionOptions,
+  ) {}
+
+  async create(input: {
+    userId: string;
+    recipeUserId: string;
+    tenantId: string;
+    claims: SessionClaims;
+    withAntiCsrfToken: boolean;
+  }): Promise<{ session: Session; tokens: IssuedTokens }> {
+    const now = this.clock.now();
+    const refreshToken = randomToken(48);
+    const refreshTokenExpiry = now + this.options.refreshTokenLifetimeMinutes * 60_000;
+    const row = await this.db.transaction(async (tx) => {
+      const session = await repo.insertSession(tx, {
+        userId: input.userId,
+        recipeUserId: input.recipeUserId,
+        tenantId: input.tenantId,
+        claims: input.claims,
+        antiCsrfToken: input.withAntiCsrfToken ? randomToken(24) : null,
+        createdAt: new Date(now),
+        expiresAt: new Date(refreshTokenExpiry),
+      });
+      await repo.insertRefreshToken(tx, {
+        tokenHash: sha256Hex(refreshToken),
+        sessionHandle: session.handle,
+        createdAt: new Date(now),
+        expiresAt: new Date(refreshTokenExpiry),
+      });
+      return session;
+    });
+    const tokens = await this.issueAccessToken(row);
+    return { session: toSession(row, tokens.payload), tokens: { ...tokens, refreshToken, refreshTokenExpiry } };
+  }
+
+  /**
+   * Verifies an access token: signature (current or a still-published rotated key), expiry, and that
+   * the session was not revoked. Any failure is "try refresh token" (401), as the FDI requires.
+   */
+  async verify(accessToken: string): Promise<Session> {
+    let payload: AccessTokenPayload;
+    try {
+      const { kid } = decodeProtectedHeader(accessToken);
+      const key = kid ? await this.keys.verificationKey(kid) : undefined;
+      if (!key) throw tryRefreshToken();
+      const verified = await jwtVerify(accessToken, key, {
+        algorithms: [SIGNING_ALGORITHM],
+        issuer: this.options.issuer,
+        currentDate: new Date(this.clock.now()),
+        clockTolerance: 0,
+      });
+      payload = verified.payload as unknown as AccessTokenPayload;
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError || err instanceof TypeError || err instanceof SyntaxError) {
+        throw tryRefreshToken();
+      }
+      throw err;
+    }
+    if (typeof payload.sessionHandle !== 'string' || typeof payload.sub !== 'string') throw tryRefreshToken();
+    const row = await repo.findSession(this.db, payload.sessionHandle);
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= this.clock.now() || row.userId !== payload.sub) {
+      throw tryRefreshToken();
+    }
+    return toSession(row, payload);
+  }
+
+  /** Spends a refresh token and returns the session's next tokens. */
+  async refresh(refreshToken: string): Promise<{ session: Session; tokens: IssuedTokens }> {
+    const now = this.clock.now();
+    const tokenHash = sha256Hex(refreshToken);
+    const nextToken = randomToken(48);
+    const nextHash = sha256Hex(nextToken);
+    const nextExpiry = now + this.options.refreshTokenLifetimeMinutes * 60_000;
+
+    const outcome = await this.db.transaction(async (tx) => {
+      const token = await repo.lockRefreshToken(tx, tokenHash);
+      if (!token) return { kind: 'unknown' as const };
+      const session = await repo.findSession(tx, token.sessionHandle);
+      if (!session || session.revokedAt || session.expiresAt.getTime() <= now || token.expiresAt.getTime() <= now) {
+        return { kind: 'unknown' as const };
+      }
+      if (token.rotatedAt) {
+        // Spent. A retry of a refresh whose response got lost is allowed briefly, while the successor is unused.
+        const child = token.childHash ? await repo.findRefreshToken(tx, token.childHash) : undefined;
+        const withinGrace = now - token.rotatedAt.getTime() <= this.options.refreshTokenReuseGraceSeconds * 1000;
+        if (!child || child.rotatedAt || !withinGrace) {
+          await repo.revokeSession(tx, session.handle, 'token-theft', new Date(now));
+          return { kind: 'theft' as const };
+        }
+        await repo.deleteRefreshToken(tx, child.tokenHash);
+      }
+      await repo.insertRefreshToken(tx, {
+        tokenHash: nextHash,
+        sessionHandle: session.handle,
+        createdAt: new Date(now),
+        expiresAt: new Date(nextExpiry),
+      });
+      await repo.markRefreshTokenRotated(tx, tokenHash, nextHash, token.rotatedAt ?? new Date(now));
+      const updated = await repo.updateSession(tx, session.handle, { expiresAt: new Date(nextExpiry) });
+      return { kind: 'ok' as const, session: updated! };
+    });
+
+    if (outcome.kind === 'unknown') throw unauthorised();
+    if (outcome.kind === 'theft') throw tokenTheftDetected();
+    const tokens = await this.issueAccessToken(outcome.session);
+    return {
+      session: toSession(outcome.session, tokens.payload),
+      tokens: { ...tokens, refreshToken: nextToken, refreshTokenExpiry: nextExpiry },
+    };
+  }
+
+  /** Merges claim values into the session and returns a new access token (no new refresh token). */
+  async updateClaims(handle: string, patch: SessionClaims): Promise<{ session: Session; tokens: IssuedTokens }> {
+    const row = await repo.findSession(this.db, handle);
+    if (!row || row.revokedAt) throw unauthorised();
+    const updated = await repo.updateSession(this.db, handle, { claims: { ...row.claims, ...patch } });
+    const tokens = await this.issueAccessToken(updated!);
+    return { session: toSession(updated!, tokens.payload), tokens };
+  }
+
+  async revoke(handle: string, reason = 'signout'): Promise<void> {
+    await repo.revokeSession(this.db, handle, reason, new Date(this.clock.now()));
+  }
+
+  /** Signs the user out everywhere; returns the revoked handles. */
+  async revokeAllForUser(userId: string, reason = 'revoke-all'): Promise<string[]> {
+    return this.db.transaction((tx) => repo.revokeUserSessions(tx, userId, reason, new Date(this.clock.now())));
+  }
+
+  private async issueAccessToken(row: AuthSessionRow): Promise<IssuedTokens> {
+    const now = this.clock.now();
+    const iat = Math.floor(now / 1000);
+    const exp = iat + this.options.accessTokenLifetimeSeconds;
+    const payload: AccessTokenPayload = {
+      ...row.claims,
+      sub: row.userId,
+      rsub: row.recipeUserId,
+      tId: row.tenantId,
+      sessionHandle: row.handle,
+      iat,
+      exp,
+      antiCsrfToken: row.antiCsrfToken,
+      iss: this.options.issuer,
+    };
+    const key = await this.keys.current();
+    const accessToken = await new SignJWT({ ...payload })
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: key.kid, typ: 'JWT', version: '5' })
+      .sign(key.privateKey);
+    return { accessToken, accessTokenExpiry: exp * 1000, antiCsrfToken: row.antiCsrfToken, payload };
+  }
+}
+
+function toSession(row: AuthSessionRow, payload: AccessTokenPayload): Session {
+  return {
+    handle: row.handle,
+    userId: row.userId,
+    recipeUserId: row.recipeUserId,
+    tenantId: row.tenantId,
+    payload,
+  };
+}

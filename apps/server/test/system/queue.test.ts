@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/db/schema/index.ts';
+import { freshDatabaseUrl, startTestEnv, tempDir, testDb, type TestEnv } from '../harness.ts';
+
+async function waitForState(env: TestEnv, id: string, state: string, timeoutMs = 20_000) {
+  const started = Date.now();
+  for (;;) {
+    const job = await env.container.queue.getJob('system.echo', id);
+    if (job?.state === state) return job;
+    if (Date.now() - started > timeoutMs) throw new Error(`job ${id} is ${job?.state}, not ${state}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe(`job queue on ${testDb}`, () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await startTestEnv();
+  });
+  afterAll(() => env.close());
+
+  it('runs an enqueued job to completion with its output', async () => {
+    const id = await env.container.queue.send('system.echo', { message: 'hello' });
+    const job = await waitForState(env, id, 'completed');
+    expect(job.output).toEqual({ echoed: 'hello' });
+  });
+
+  it('refuses a payload that does not match the job schema', async () => {
+    await expect(env.container.queue.send('system.echo', { message: 42 } as never)).rejects.toThrow();
+  });
+
+  it('enqueues inside a transaction: a rollback leaves no job and no row', async () => {
+    const { db } = env.container.database;
+    let jobId = '';
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.insert(users).values({ email: 'rolled-back@example.test' });
+        jobId = await env.container.queue.send('system.echo', { message: 'never' }, { tx });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(jobId).not.toBe('');
+    expect(await env.container.queue.getJob('system.echo', jobId)).toBeNull();
+
+    const committed = await db.transaction((tx) =>
+      env.container.queue.send('system.echo', { message: 'kept' }, { tx }),
+    );
+    expect((await waitForState(env, committed, 'completed')).output).toEqual({ echoed: 'kept' });
+  });
+});
+
+describe(`a queued job survives a restart on ${testDb}`, () => {
+  it('enqueue, stop, start again: it completes', async () => {
+    const dataDir = tempDir();
+    const database = await freshDatabaseUrl();
+    // Embedded mode keeps PGlite in files under the data folder so the second start sees the job.
+    const where = database.url ? { databaseUrl: database.url } : { embeddedDir: `${dataDir}/pglite` };
+
+    const first = await startTestEnv({ dataDir, ...where, workers: false, keep: true });
+    const id = await first.container.queue.send('system.echo', { message: 'after restart' });
+    expect((await first.container.queue.getJob('system.echo', id))?.state).toBe('created');
+    await first.close();
+
+    const second = await startTestEnv({ dataDir, ...where, workers: true, keep: true });
+    try {
+      const job = await waitForState(second, id, 'completed');
+      expect(job.output).toEqual({ echoed: 'after restart' });
+    } finally {
+      await second.close();
+      await database.drop();
+    }
+  });
+});

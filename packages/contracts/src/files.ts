@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { defineContract } from './contract.ts';
+
+/**
+ * A stored file behind a short-lived signed URL (local-disk storage; S3 hands out presigned URLs
+ * instead). The signature is the authorisation: the server only signs URLs for files the asking user
+ * may read.
+ */
+export const signedFileContract = defineContract({
+  method: 'GET',
+  path: '/api/files/*',
+  summary: 'Download a stored file through a signed, expiring URL',
+  tags: ['files'],
+  auth: false,
+  params: z.object({ '*': z.string().min(1).max(512) }),
+  query: z.object({
+    expires: z.string().regex(/^\d{1,12}$/, 'must be a unix time in seconds'),
+    signature: z.string().regex(/^[0-9a-f]{64}$/, 'must be a 64-character hex signature'),
+    download: z.string().max(200).optional(),
+  }),
+  response: z.unknown().describe('The file bytes, with its content type'),
+});
