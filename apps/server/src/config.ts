@@ -22,7 +22,12 @@ const csv = z.string().transform((v) =>
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PORT: z.coerce
+      .number({ error: 'must be a port number from 0 to 65535' })
+      .int('must be a port number from 0 to 65535')
+      .min(0, 'must be a port number from 0 to 65535')
+      .max(65535, 'must be a port number from 0 to 65535')
+      .default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
     PUBLIC_URL: z.url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
