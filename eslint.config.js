@@ -7,6 +7,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 export default tseslint.config(
   {
     ignores: [
+      '.tmp/**',
       '**/node_modules/**',
       '**/dist/**',
       '**/data/**',

@@ -3,6 +3,28 @@ import { join } from 'node:path';
 
 const PORT = 3100;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+/** A second server whose access tokens live 5 s (the server's minimum), for the silent-refresh test. */
+const SHORT_TOKEN_PORT = 3101;
+const SHORT_TOKEN_URL = `http://127.0.0.1:${SHORT_TOKEN_PORT}`;
+const SHORT_TOKEN_SPEC = /auth-refresh\.spec\.ts$/;
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  headless: true,
+  launchOptions: {
+    // Debian's Chromium; Playwright never downloads browsers here.
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  },
+};
 
 export default defineConfig({
   testDir: 'e2e',
@@ -17,38 +39,45 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
+    { name: 'chromium', testIgnore: SHORT_TOKEN_SPEC, use: chromium },
     {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        headless: true,
-        launchOptions: {
-          // Debian's Chromium; Playwright never downloads browsers here.
-          executablePath: '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-            '--disable-quic',
-          ],
-        },
+      name: 'chromium-short-token',
+      testMatch: SHORT_TOKEN_SPEC,
+      use: { ...chromium, baseURL: SHORT_TOKEN_URL },
+    },
+  ],
+  // Started one after the other, so only the first builds the web app when it is stale.
+  webServer: [
+    {
+      command: 'node scripts/start.mjs',
+      url: `${BASE_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(PORT),
+        DATA_DIR: join('.tmp', `e2e-data-${process.pid}`),
+        NODE_ENV: 'test',
+        // Magic links point at the address the browser uses.
+        PUBLIC_URL: BASE_URL,
+      },
+    },
+    {
+      command: 'node scripts/start.mjs',
+      url: `${SHORT_TOKEN_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(SHORT_TOKEN_PORT),
+        DATA_DIR: join('.tmp', `e2e-data-${process.pid}-short-token`),
+        NODE_ENV: 'test',
+        PUBLIC_URL: SHORT_TOKEN_URL,
+        ACCESS_TOKEN_LIFETIME_SECONDS: '5',
+        SKIP_WEB_BUILD: '1',
       },
     },
   ],
-  webServer: {
-    command: 'node scripts/start.mjs',
-    url: `${BASE_URL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      DATA_DIR: join('.tmp', `e2e-data-${process.pid}`),
-      NODE_ENV: 'test',
-    },
-  },
 });

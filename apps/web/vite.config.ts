@@ -5,6 +5,10 @@ import tailwindcss from '@tailwindcss/vite';
 
 const SERVER = 'http://localhost:3000';
 
+/** node_modules that go into the shared vendor chunk: everything but the lazily loaded sign-in SDK. */
+const SHARED_VENDOR =
+  /node_modules[\\/](?!(supertokens-[^\\/]+|intl-tel-input|react-qr-code|qr\.js|@simplewebauthn|browser-tabs-lock|prop-types)[\\/])/;
+
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
@@ -17,8 +21,9 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {
-        // Third-party code changes rarely: one long-cached vendor chunk, app code separate.
-        codeSplitting: { groups: [{ name: 'vendor', test: /node_modules/ }] },
+        // Third-party code changes rarely: one long-cached vendor chunk, app code separate. The sign-in
+        // SDK (SuperTokens and what only it uses) stays out of it so that it loads only when needed.
+        codeSplitting: { groups: [{ name: 'vendor', test: SHARED_VENDOR }] },
       },
     },
   },

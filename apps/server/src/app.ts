@@ -5,7 +5,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Container } from './container.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
+import { toModelInfo } from './modules/generation/generation.mapper.ts';
+import { generationRoutes } from './modules/generation/generation.routes.ts';
+import { providerWebhookRoutes } from './modules/generation/provider-webhooks.routes.ts';
+import { imagesRoutes } from './modules/images/images.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { registerAuth } from './modules/auth/auth.routes.ts';
+import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerWebApp } from './plugins/web-app.ts';
@@ -44,12 +50,34 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   if (config.corsOrigins.length > 0) {
-    await app.register(fastifyCors, { origin: [...config.corsOrigins], credentials: true });
+    await app.register(fastifyCors, {
+      origin: [...config.corsOrigins],
+      credentials: true,
+      // Requested headers are reflected (rid, fdi-version, st-auth-mode, anti-csrf, authorization); the SDK
+      // must be able to read the session headers or it believes there is no session (CONTRACT §1.4).
+      exposedHeaders: [...EXPOSED_HEADERS],
+    });
   }
   await registerOpenApi(app, config.publicUrl);
+  // Sign-in layer first: it decorates `app.requireUser`, which product routes use.
+  await registerAuth(app, container.services.auth, container.database.db);
 
   systemRoutes(app, container);
   fileRoutes(app, { storage: container.storage, secret: container.fileUrlSecret });
+  const { generation, ledger, models, webhooks } = container.services;
+  generationRoutes(app, {
+    generation: generation.generation,
+    ledger,
+    bus: generation.bus,
+    models: () => models.list().map(toModelInfo),
+  });
+  imagesRoutes(app, generation.images, generation.counter);
+  await providerWebhookRoutes(app, {
+    db: container.database.db,
+    queue: container.queue,
+    fal: webhooks.fal,
+    replicate: webhooks.replicate,
+  });
 
   await registerWebApp(app, config.webDistDir);
   return app;

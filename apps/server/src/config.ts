@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { catalogueProblem, loadCatalogue, type ModelEntry } from './adapters/providers/catalogue.ts';
 
 /**
  * The only reader of process.env. Every setting is parsed once at boot; a bad or missing value stops
@@ -71,6 +72,30 @@ const EnvSchema = z
     AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(100_000).default(60),
     AUTH_RATE_LIMIT_PER_CONTACT: z.coerce.number().int().min(1).max(10_000).default(10),
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+    OIDC_PROVIDERS_JSON: z.string().min(2).optional(),
+    // Image providers (adapters/providers/fal, adapters/providers/replicate). A vendor without a key is unavailable.
+    FAL_KEY: z.string().min(1).optional(),
+    /** Test-only: sends the fal client's queue/storage calls to this base instead of fal's hosts (a fake). */
+    FAL_BASE_URL: z.url().optional(),
+    FAL_WEBHOOK_JWKS_URL: z.url().default('https://rest.alpha.fal.ai/.well-known/jwks.json'),
+    REPLICATE_API_TOKEN: z.string().min(1).optional(),
+    REPLICATE_BASE_URL: z.url().default('https://api.replicate.com/v1'),
+    REPLICATE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_/, 'must start with whsec_')
+      .optional(),
+    PROVIDER_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+    // Generation (modules/generation, modules/images).
+    GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
+    WEBHOOK_BASE_URL: z.url().optional(),
+    ADMIN_EMAILS: csv.default([]),
+    WELCOME_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(50),
+    // Model catalogue override (adapters/providers/catalogue.ts): inline JSON or a JSON file path.
+    MODELS_JSON: z.string().min(2).optional(),
+    MODELS_FILE: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.S3_BUCKET) {
@@ -89,6 +114,33 @@ const EnvSchema = z
         path: ['PASSWORDLESS_CONTACT_METHOD'],
         message: 'PHONE and EMAIL_OR_PHONE need an SMS sender (SMS_WEBHOOK_URL) when NODE_ENV=production',
       });
+    }
+    if (env.OIDC_PROVIDERS_JSON) {
+      const problem = providersProblem(env.OIDC_PROVIDERS_JSON);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['OIDC_PROVIDERS_JSON'], message: problem });
+    }
+    if (env.NODE_ENV === 'production' && env.GOOGLE_CLIENT_ID && !env.GOOGLE_ISSUER.startsWith('https://')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GOOGLE_ISSUER'],
+        message: 'must be https when NODE_ENV=production',
+      });
+    }
+    if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GOOGLE_CLIENT_SECRET'],
+        message: 'is required when GOOGLE_CLIENT_ID is set',
+      });
+    }
+    if (env.MODELS_JSON || env.MODELS_FILE) {
+      const problem = catalogueProblem({ json: env.MODELS_JSON, file: env.MODELS_FILE });
+      if (problem)
+        ctx.addIssue({
+          code: 'custom',
+          path: [env.MODELS_FILE ? 'MODELS_FILE' : 'MODELS_JSON'],
+          message: problem,
+        });
     }
     if (env.TENANTS_JSON) {
       const problem = tenantsProblem(env.TENANTS_JSON);
@@ -135,6 +187,28 @@ export interface Config {
   redisUrl?: string;
   /** The sign-in layer (modules/auth). */
   auth: AuthConfig;
+  /** fal.ai and Replicate (adapters/providers). */
+  providers: ProvidersConfig;
+  /** The model catalogue: built-in models with MODELS_JSON / MODELS_FILE applied. */
+  models: readonly ModelEntry[];
+  generation: {
+    /** How long one job may run before it counts as stalled (a dead worker) and is retried. */
+    timeoutSeconds: number;
+    /** Public base URL providers can reach for webhooks; unset means polling only. */
+    webhookBaseUrl?: string;
+    /** Lower-cased emails of operators who may unpublish any example. */
+    adminEmails: readonly string[];
+    /** Credits every new user gets once, at first sign-in. */
+    welcomeCredits: number;
+  };
+}
+
+/** Hosted image providers; `key`/`apiToken` unset means that vendor's models are unavailable. */
+export interface ProvidersConfig {
+  /** Overall deadline for one provider request (submit to downloaded output). */
+  timeoutSeconds: number;
+  fal: { key?: string; baseUrl?: string; webhookJwksUrl: string };
+  replicate: { apiToken?: string; baseUrl: string; webhookSecret?: string };
 }
 
 export interface TenantConfig {
@@ -168,6 +242,39 @@ export interface AuthConfig {
   /** Extra tenants by id (`public` always exists); from TENANTS_JSON. */
   tenants: Record<string, TenantConfig>;
   rateLimit: { windowSeconds: number; perIp: number; perContact: number };
+  /** Third-party sign-in providers (OpenID Connect with PKCE); only configured ones are offered. */
+  oidcProviders: OidcProviderConfig[];
+}
+
+export interface OidcProviderConfig {
+  /** The SuperTokens provider id the web app uses (`google`, `okta`, `gitlab`, `active-directory`, ...). */
+  id: string;
+  name: string;
+  /** OpenID issuer; its `/.well-known/openid-configuration` is discovered on first use. */
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  scopes: string[];
+}
+
+const ProvidersSchema = z.array(
+  z.object({
+    id: z.string().regex(/^[a-z0-9-]{1,64}$/, 'provider ids are lowercase letters, digits and dashes'),
+    name: z.string().min(1),
+    issuer: z.url(),
+    clientId: z.string().min(1),
+    clientSecret: z.string().min(1).optional(),
+    scopes: z.array(z.string().min(1)).default(['openid', 'email', 'profile']),
+  }),
+);
+
+function providersProblem(json: string): string | undefined {
+  try {
+    const parsed = ProvidersSchema.safeParse(JSON.parse(json));
+    return parsed.success ? undefined : `invalid provider settings: ${parsed.error.issues[0]?.message}`;
+  } catch {
+    return 'must be JSON, e.g. [{"id":"okta","name":"Okta","issuer":"https://x.okta.com","clientId":"..."}]';
+  }
 }
 
 const TenantsSchema = z.record(
@@ -204,7 +311,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       parsed.error.issues.map((issue) => {
         const name = issue.path.join('.') || '(environment)';
         const value = raw[name];
-        const shown = value === undefined || /SECRET|KEY|PASSWORD|URL/.test(name) ? '' : ` (got "${value}")`;
+        const shown =
+          value === undefined || /SECRET|KEY|TOKEN|PASSWORD|URL/.test(name) ? '' : ` (got "${value}")`;
         return `${name}: ${issue.message}${shown}`;
       }),
     );
@@ -264,6 +372,37 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         perIp: env.AUTH_RATE_LIMIT_PER_IP,
         perContact: env.AUTH_RATE_LIMIT_PER_CONTACT,
       },
+      oidcProviders: [
+        ...(env.GOOGLE_CLIENT_ID
+          ? [
+              {
+                id: 'google',
+                name: 'Google',
+                issuer: env.GOOGLE_ISSUER,
+                clientId: env.GOOGLE_CLIENT_ID,
+                clientSecret: env.GOOGLE_CLIENT_SECRET,
+                scopes: ['openid', 'email', 'profile'],
+              },
+            ]
+          : []),
+        ...(env.OIDC_PROVIDERS_JSON ? ProvidersSchema.parse(JSON.parse(env.OIDC_PROVIDERS_JSON)) : []),
+      ],
+    },
+    providers: {
+      timeoutSeconds: env.PROVIDER_TIMEOUT_SECONDS,
+      fal: { key: env.FAL_KEY, baseUrl: env.FAL_BASE_URL, webhookJwksUrl: env.FAL_WEBHOOK_JWKS_URL },
+      replicate: {
+        apiToken: env.REPLICATE_API_TOKEN,
+        baseUrl: env.REPLICATE_BASE_URL.replace(/\/$/, ''),
+        webhookSecret: env.REPLICATE_WEBHOOK_SECRET,
+      },
+    },
+    models: loadCatalogue({ json: env.MODELS_JSON, file: env.MODELS_FILE }),
+    generation: {
+      timeoutSeconds: env.GENERATION_TIMEOUT_SECONDS,
+      webhookBaseUrl: env.WEBHOOK_BASE_URL?.replace(/\/$/, ''),
+      adminEmails: env.ADMIN_EMAILS.map((e) => e.toLowerCase()),
+      welcomeCredits: env.WELCOME_CREDITS,
     },
     ...overrides,
   };

@@ -5,7 +5,18 @@ import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './logger.ts';
+import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
+import { createFalTextToImage } from './adapters/providers/fal/fal.text-to-image.ts';
+import { createFalWebhookVerifier, type FalWebhookVerifier } from './adapters/providers/fal/fal.webhook.ts';
+import { LocalTextToImage } from './adapters/providers/local/local.text-to-image.ts';
+import { ProviderRegistry } from './adapters/providers/registry.ts';
+import { createReplicateTextToImage } from './adapters/providers/replicate/replicate.text-to-image.ts';
+import {
+  createReplicateWebhookVerifier,
+  type ReplicateWebhookVerifier,
+} from './adapters/providers/replicate/replicate.webhook.ts';
 import { CreditLedger } from './modules/credits/credit-ledger.service.ts';
+import { createGenerationModule, type GenerationModule } from './modules/generation/generation.module.ts';
 import { devSecret } from './secrets.ts';
 
 /** The composition root: every adapter and service, wired explicitly, built once per process. */
@@ -19,6 +30,13 @@ export interface Container {
   fileUrlSecret: string;
   services: {
     ledger: CreditLedger;
+    /** The sign-in layer: sessions, users, passwordless, sign-in hooks (`auth.hooks.onSignIn`). */
+    auth: AuthModule;
+    /** The model catalogue with each model's provider adapter. */
+    models: ProviderRegistry;
+    /** Generation jobs, progress and the gallery. */
+    generation: GenerationModule;
+    webhooks: { fal: FalWebhookVerifier; replicate?: ReplicateWebhookVerifier };
   };
   close(): Promise<void>;
 }
@@ -34,6 +52,7 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     queue = await JobQueue.start({
       executor: database.executor,
       pollIntervalSeconds: config.queue.pollIntervalSeconds,
+      expireInSeconds: { 'generation.run': config.generation.timeoutSeconds },
     });
   } catch (err) {
     await database.close();
@@ -45,7 +64,33 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     root: path.join(config.dataDir, 'files'),
     signingSecret: fileUrlSecret,
   });
-  const services = { ledger: new CreditLedger(database.db) };
+  const ledger = new CreditLedger(database.db);
+  const auth = createAuthModule(database.db, config, log);
+  const models = new ProviderRegistry(config.models, {
+    local: new LocalTextToImage(),
+    fal: createFalTextToImage(config),
+    replicate: createReplicateTextToImage(config),
+  });
+  const generation = createGenerationModule({ db: database.db, config, ledger, queue, storage, models });
+  // Welcome credits: granted at most once per person (the idempotency key), so running this on every
+  // sign-in also heals a first sign-in whose grant failed.
+  if (config.generation.welcomeCredits > 0) {
+    auth.hooks.onSignIn(async (user) => {
+      await ledger.grant({
+        userId: user.id,
+        amount: config.generation.welcomeCredits,
+        reason: 'welcome',
+        idempotencyKey: `welcome:${user.id}`,
+      });
+    });
+  }
+  const services = {
+    ledger,
+    auth,
+    models,
+    generation,
+    webhooks: { fal: createFalWebhookVerifier(config), replicate: createReplicateWebhookVerifier(config) },
+  };
 
   return {
     config,
@@ -57,6 +102,7 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     services,
     async close() {
       await queue.stop(config.shutdownTimeoutMs);
+      services.auth.close();
       await database.close();
     },
   };

@@ -43,7 +43,10 @@ async function main(): Promise<void> {
   });
 
   if (config.roles.includes('worker')) {
-    await startWorkers(container.queue, createJobHandlers(), { concurrency: config.queue.concurrency, log });
+    await startWorkers(container.queue, createJobHandlers(container), {
+      concurrency: config.queue.concurrency,
+      log,
+    });
     log.info({ concurrency: config.queue.concurrency }, 'worker started');
   }
   if (config.roles.includes('api')) {

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import type { Storage } from '../src/adapters/storage/index.ts';
 import type { Database } from '../src/db/client.ts';
-import { users } from '../src/db/schema/index.ts';
+import { images, users } from '../src/db/schema/index.ts';
+import { storeImageFiles } from '../src/modules/images/image-files.ts';
+import { insertImages, type NewImage } from '../src/modules/images/images.repository.ts';
 
 /** Row builders for tests: each makes a valid row with unique values unless told otherwise. */
 export async function createUser(db: Database, overrides: { email?: string } = {}) {
@@ -9,4 +14,33 @@ export async function createUser(db: Database, overrides: { email?: string } = {
     .values({ email: overrides.email ?? `user-${randomUUID()}@example.test` })
     .returning();
   return user!;
+}
+
+/** A stored image (a real PNG and thumbnail in storage) with a recipe, as a finished job leaves it. */
+export async function createImage(
+  env: { container: { database: { db: Database }; storage: Storage } },
+  userId: string,
+  overrides: Partial<NewImage> & { color?: string } = {},
+) {
+  const { color = '#3366ff', ...row } = overrides;
+  const id = randomUUID();
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: color } })
+    .png()
+    .toBuffer();
+  const files = await storeImageFiles(env.container.storage, userId, id, png);
+  const { db } = env.container.database;
+  await insertImages(db, [
+    {
+      id,
+      userId,
+      ...files,
+      prompt: 'a test image',
+      modelId: 'local-aurora',
+      provider: 'local',
+      seed: 7,
+      ...row,
+    },
+  ]);
+  const [image] = await db.select().from(images).where(eq(images.id, id));
+  return image!;
 }

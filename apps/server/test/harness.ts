@@ -94,7 +94,7 @@ export async function startTestEnv(
   const log = createLogger(effective.logLevel);
   const container = await createContainer(effective, log);
   if (options.workers !== false) {
-    await startWorkers(container.queue, createJobHandlers(), { concurrency: 1, log });
+    await startWorkers(container.queue, createJobHandlers(container), { concurrency: 1, log });
   }
   const app = await buildApp(container);
   options.beforeReady?.(app);

@@ -1,6 +1,32 @@
+import { devMailboxContract } from './auth.ts';
 import type { Contract } from './contract.ts';
 import { signedFileContract } from './files.ts';
 import { healthContract, readyContract } from './health.ts';
+import {
+  currentUserContract,
+  disableSecondFactorContract,
+  enableSecondFactorContract,
+  revokeAllSessionsContract,
+  secondFactorsContract,
+} from './user.ts';
+import { creditBalanceContract } from './credits.ts';
+import { cancelJobContract, progressContract, progressStreamContract, promptContract } from './generation.ts';
+import {
+  counterContract,
+  deleteImageContract,
+  exampleCategoriesContract,
+  favoriteImageContract,
+  imagesByModelContract,
+  listExamplesContract,
+  listImagesContract,
+  publishExampleContract,
+  saveImageContract,
+  trackDownloadContract,
+  unfavoriteImageContract,
+  unpublishExampleContract,
+} from './images.ts';
+import { modelsContract } from './models.ts';
+import { falWebhookContract, replicateWebhookContract } from './webhooks.ts';
 
 /**
  * Every product endpoint's contract. A test checks that each has exactly one server route and that
@@ -10,4 +36,30 @@ export const contracts = {
   health: healthContract,
   ready: readyContract,
   signedFile: signedFileContract,
+  currentUser: currentUserContract,
+  devMailbox: devMailboxContract,
+  secondFactors: secondFactorsContract,
+  enableSecondFactor: enableSecondFactorContract,
+  disableSecondFactor: disableSecondFactorContract,
+  revokeAllSessions: revokeAllSessionsContract,
+  prompt: promptContract,
+  progress: progressContract,
+  progressStream: progressStreamContract,
+  cancelJob: cancelJobContract,
+  models: modelsContract,
+  creditBalance: creditBalanceContract,
+  listImages: listImagesContract,
+  imagesByModel: imagesByModelContract,
+  saveImage: saveImageContract,
+  deleteImage: deleteImageContract,
+  favoriteImage: favoriteImageContract,
+  unfavoriteImage: unfavoriteImageContract,
+  publishExample: publishExampleContract,
+  unpublishExample: unpublishExampleContract,
+  trackDownload: trackDownloadContract,
+  listExamples: listExamplesContract,
+  exampleCategories: exampleCategoriesContract,
+  counter: counterContract,
+  falWebhook: falWebhookContract,
+  replicateWebhook: replicateWebhookContract,
 } satisfies Record<string, Contract>;

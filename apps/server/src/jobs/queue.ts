@@ -6,6 +6,8 @@ import { jobNames, jobs, type JobName, type JobPayload } from './registry.ts';
 export interface QueueOptions {
   executor: SqlExecutor;
   pollIntervalSeconds: number;
+  /** Per-job-type overrides of how long a running job may take before it counts as stalled. */
+  expireInSeconds?: Partial<Record<JobName, number>>;
 }
 
 /**
@@ -16,6 +18,7 @@ export class JobQueue {
   private constructor(
     readonly boss: PgBoss,
     readonly pollIntervalSeconds: number,
+    private readonly expireOverrides: Partial<Record<JobName, number>>,
   ) {}
 
   static async start(options: QueueOptions): Promise<JobQueue> {
@@ -29,7 +32,7 @@ export class JobQueue {
     boss.on('error', (err) => console.error('queue error', err));
     await boss.start();
     for (const name of jobNames) await boss.createQueue(name);
-    return new JobQueue(boss, options.pollIntervalSeconds);
+    return new JobQueue(boss, options.pollIntervalSeconds, options.expireInSeconds ?? {});
   }
 
   /**
@@ -44,6 +47,7 @@ export class JobQueue {
     const data = jobs[name].schema.parse(payload);
     const id = await this.boss.send(name, data as object, {
       ...jobs[name].options,
+      ...(this.expireOverrides[name] ? { expireInSeconds: this.expireOverrides[name] } : {}),
       ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
       ...(opts.tx ? { db: transactionExecutor(opts.tx) } : {}),
     });

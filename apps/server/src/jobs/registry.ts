@@ -3,7 +3,14 @@ import { z } from 'zod';
 export interface JobDefinition {
   schema: z.ZodType;
   /** pg-boss send options: retries, backoff and how long a running job may take before it is retried. */
-  options: { retryLimit: number; retryDelay?: number; retryBackoff?: boolean; expireInSeconds: number };
+  options: {
+    retryLimit: number;
+    retryDelay?: number;
+    retryBackoff?: boolean;
+    expireInSeconds: number;
+    /** Where a job goes when it has failed for good, including a worker dying mid-job on the last try. */
+    deadLetter?: string;
+  };
 }
 
 /**
@@ -16,6 +23,29 @@ export const jobs = {
   'system.echo': {
     schema: z.object({ message: z.string().max(1000) }),
     options: { retryLimit: 2, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
+  },
+  // One generation job. Transient provider errors retry with backoff; a job still running after
+  // expireInSeconds (a worker that died) is retried too. After the last try it lands in
+  // generation.failed, whose handler marks the job failed and refunds it, so nothing is lost.
+  'generation.run': {
+    schema: z.object({ jobId: z.uuid() }),
+    options: {
+      retryLimit: 3,
+      retryDelay: 5,
+      retryBackoff: true,
+      expireInSeconds: 900,
+      deadLetter: 'generation.failed',
+    },
+  },
+  // A verified provider webhook said a request finished: fetch the result and complete the job (the
+  // polling worker may get there first; the job still finishes once).
+  'generation.sync': {
+    schema: z.object({ jobId: z.uuid() }),
+    options: { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
+  },
+  'generation.failed': {
+    schema: z.object({ jobId: z.uuid() }),
+    options: { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
   },
 } as const satisfies Record<string, JobDefinition>;
 

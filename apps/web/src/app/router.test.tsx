@@ -1,14 +1,35 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { paths, type PathKey } from '@/config/paths';
 import { createI18n } from '@/lib/i18n';
+import { sessionStore } from '@/lib/auth';
+import type * as AuthModule from '@/lib/auth';
 import { startLocalServer, type LocalServer } from '@/testing/local-server';
 import commonEn from '../../public/locales/en/common.json';
 import { AppProvider } from './provider';
 import { routes } from './router';
+
+// The SuperTokens SDK and its prebuilt UI are exercised by the Playwright tests; here they are stubbed.
+vi.mock('@/lib/auth', async (importOriginal) => ({
+  ...(await importOriginal<typeof AuthModule>()),
+  loadSuperTokens: async () => ({}),
+}));
+vi.mock('@/features/auth/components/session-guard', () => ({
+  default: ({ children }: { children: ReactNode }) => children,
+}));
+vi.mock('@/app/routes/auth', async () => {
+  const { useLocation } = await import('react-router');
+  return {
+    default: function AuthStub() {
+      const location = useLocation();
+      return <p data-testid="auth-stub">{`${location.pathname}${location.search}`}</p>;
+    },
+  };
+});
 
 let server: LocalServer;
 let i18n: I18n;
@@ -18,7 +39,10 @@ beforeAll(async () => {
   i18n = await createI18n({ loadPath: `${server.url}/locales/{{lng}}/{{ns}}.json` });
 });
 afterAll(() => server.close());
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  sessionStore.setState({ status: 'unknown', userId: null });
+});
 
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
@@ -30,10 +54,21 @@ function renderAt(path: string) {
   );
 }
 
-const placeholderPages = Object.keys(paths).filter((key) => key !== 'home') as Exclude<PathKey, 'home'>[];
+const publicPages = ['terms', 'privacy'] as const satisfies PathKey[];
+const protectedPages = [
+  'generate',
+  'studio',
+  'gallery',
+  'credits',
+  'referrals',
+  'training',
+  'onboarding',
+  'account',
+] as const satisfies PathKey[];
 
 describe('app routes', () => {
-  it('renders the header: wordmark, main navigation, credit badge, theme toggle and sign-in link', async () => {
+  it('renders the header: wordmark, main navigation, theme toggle and sign-in link (no credit badge signed out)', async () => {
+    sessionStore.setState({ status: 'signedOut', userId: null });
     renderAt(paths.home);
     const header = await screen.findByRole('banner');
     expect(within(header).getByText(commonEn.app.name)).toBeTruthy();
@@ -43,7 +78,8 @@ describe('app routes', () => {
         paths[label],
       );
     }
-    expect(within(header).getByTestId('credit-badge').getAttribute('href')).toBe(paths.credits);
+    // Signed out: no balance to show, so no credit badge (features/credits/components/credit-balance.test.tsx).
+    expect(within(header).queryByTestId('credit-badge')).toBeNull();
     expect(within(header).getByTestId('theme-toggle')).toBeTruthy();
     expect(within(header).getByRole('link', { name: commonEn.header.signIn }).getAttribute('href')).toBe(
       paths.auth,
@@ -57,13 +93,31 @@ describe('app routes', () => {
     expect(document.title).toBe(`${commonEn.pages.home.documentTitle} · ${commonEn.app.name}`);
   });
 
-  it.each(placeholderPages)('renders the %s page shell with its title and description', async (key) => {
+  it.each(publicPages)('renders the public %s page without a session', async (key) => {
+    sessionStore.setState({ status: 'signedOut', userId: null });
     renderAt(paths[key]);
     const heading = await screen.findByRole('heading', { level: 1 });
     expect(heading.textContent).toBe(commonEn.pages[key].title);
-    expect(screen.getByText(commonEn.pages[key].description)).toBeTruthy();
-    expect(document.title).toBe(`${commonEn.pages[key].title} · ${commonEn.app.name}`);
   });
+
+  it.each(protectedPages)('sends a signed-out visitor of %s to /auth, set to return there', async (key) => {
+    sessionStore.setState({ status: 'signedOut', userId: null });
+    renderAt(`${paths[key]}?tab=1`);
+    const stub = await screen.findByTestId('auth-stub');
+    expect(stub.textContent).toBe(`/auth?redirectToPath=${encodeURIComponent(`${paths[key]}?tab=1`)}`);
+  });
+
+  it.each([...publicPages, ...protectedPages])(
+    'renders the %s page shell with its title and description',
+    async (key) => {
+      sessionStore.setState({ status: 'signedIn', userId: 'user-1' });
+      renderAt(paths[key]);
+      const heading = await screen.findByRole('heading', { level: 1 });
+      expect(heading.textContent).toBe(commonEn.pages[key].title);
+      expect(screen.getByText(commonEn.pages[key].description)).toBeTruthy();
+      expect(document.title).toBe(`${commonEn.pages[key].title} · ${commonEn.app.name}`);
+    },
+  );
 
   it('renders the not-found page for an unknown path', async () => {
     renderAt('/no/such/page');

@@ -3,6 +3,8 @@ import { useState, type ComponentType } from 'react';
 import { paths } from '@/config/paths';
 import { RouteErrorFallback } from '@/components/errors/route-error-fallback';
 import { FullPageSpinner } from '@/components/ui/spinner';
+import { loadSuperTokens } from '@/lib/auth';
+import { RequireSession } from '@/features/auth/components/require-session';
 import RootLayout from './routes/root';
 
 type RouteModule = { default: ComponentType };
@@ -20,17 +22,30 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <FullPageSpinner />,
     children: [
       { index: true, ...page(() => import('./routes/landing')) },
-      { path: child(paths.generate), ...page(() => import('./routes/generate')) },
-      { path: child(paths.studio), ...page(() => import('./routes/studio')) },
-      { path: child(paths.gallery), ...page(() => import('./routes/gallery')) },
-      { path: child(paths.credits), ...page(() => import('./routes/credits')) },
-      { path: child(paths.referrals), ...page(() => import('./routes/referrals')) },
-      { path: child(paths.training), ...page(() => import('./routes/training')) },
-      { path: child(paths.onboarding), ...page(() => import('./routes/onboarding')) },
-      { path: child(paths.account), ...page(() => import('./routes/account')) },
       { path: child(paths.terms), ...page(() => import('./routes/terms')) },
       { path: child(paths.privacy), ...page(() => import('./routes/privacy')) },
-      { path: child(paths.auth), ...page(() => import('./routes/auth')) },
+      // The prebuilt sign-in UI: its module and the SDK load only here.
+      {
+        path: `${child(paths.auth)}/*`,
+        lazy: async () => {
+          const [module] = await Promise.all([import('./routes/auth'), loadSuperTokens()]);
+          return { Component: module.default };
+        },
+      },
+      // Pages that need a session: without one they go to /auth and come back afterwards.
+      {
+        Component: RequireSession,
+        children: [
+          { path: child(paths.generate), ...page(() => import('./routes/generate')) },
+          { path: child(paths.studio), ...page(() => import('./routes/studio')) },
+          { path: child(paths.gallery), ...page(() => import('./routes/gallery')) },
+          { path: child(paths.credits), ...page(() => import('./routes/credits')) },
+          { path: child(paths.referrals), ...page(() => import('./routes/referrals')) },
+          { path: child(paths.training), ...page(() => import('./routes/training')) },
+          { path: child(paths.onboarding), ...page(() => import('./routes/onboarding')) },
+          { path: child(paths.account), ...page(() => import('./routes/account')) },
+        ],
+      },
       { path: '*', ...page(() => import('./routes/not-found')) },
     ],
   },

@@ -8,3 +8,7 @@ export * from './auth-passwordless-devices.ts';
 export * from './auth-passwordless-codes.ts';
 export * from './auth-rate-limits.ts';
 export * from './auth-email-verification-tokens.ts';
+export * from './jobs.ts';
+export * from './images.ts';
+export * from './auth-user-mfa.ts';
+export * from './auth-totp-devices.ts';

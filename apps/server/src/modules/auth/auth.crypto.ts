@@ -4,9 +4,11 @@ import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
-export const sha256Base64Url = (value: string) => createHash('sha256').update(value, 'utf8').digest('base64url');
+export const sha256Base64Url = (value: string) =>
+  createHash('sha256').update(value, 'utf8').digest('base64url');
 
-export const hmacHex = (key: string, value: string) => createHmac('sha256', key).update(value, 'utf8').digest('hex');
+export const hmacHex = (key: string, value: string) =>
+  createHmac('sha256', key).update(value, 'utf8').digest('hex');
 
 /** A random URL-safe token with `bytes` bytes of entropy. */
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');

@@ -3,5 +3,3 @@ export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
 }
-
-export const systemClock: Clock = { now: () => Date.now() };

@@ -4,7 +4,10 @@ import { authRefreshTokens, authSessions, type AuthSessionRow } from '../../db/s
 
 /** Queries on sessions and their refresh tokens. */
 
-export async function insertSession(db: DbOrTx, values: typeof authSessions.$inferInsert): Promise<AuthSessionRow> {
+export async function insertSession(
+  db: DbOrTx,
+  values: typeof authSessions.$inferInsert,
+): Promise<AuthSessionRow> {
   const [row] = await db.insert(authSessions).values(values).returning();
   return row!;
 }
@@ -14,7 +17,11 @@ export async function findSession(db: DbOrTx, handle: string): Promise<AuthSessi
   return row;
 }
 
-export async function updateSession(db: DbOrTx, handle: string, values: Partial<typeof authSessions.$inferInsert>) {
+export async function updateSession(
+  db: DbOrTx,
+  handle: string,
+  values: Partial<typeof authSessions.$inferInsert>,
+) {
   const [row] = await db.update(authSessions).set(values).where(eq(authSessions.handle, handle)).returning();
   return row;
 }
@@ -27,13 +34,19 @@ export async function revokeSession(db: DbOrTx, handle: string, reason: string, 
   await db.delete(authRefreshTokens).where(eq(authRefreshTokens.sessionHandle, handle));
 }
 
-export async function revokeUserSessions(db: DbOrTx, userId: string, reason: string, at: Date): Promise<string[]> {
+export async function revokeUserSessions(
+  db: DbOrTx,
+  userId: string,
+  reason: string,
+  at: Date,
+): Promise<string[]> {
   const rows = await db
     .update(authSessions)
     .set({ revokedAt: at, revokedReason: reason })
     .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)))
     .returning({ handle: authSessions.handle });
-  for (const { handle } of rows) await db.delete(authRefreshTokens).where(eq(authRefreshTokens.sessionHandle, handle));
+  for (const { handle } of rows)
+    await db.delete(authRefreshTokens).where(eq(authRefreshTokens.sessionHandle, handle));
   return rows.map((r) => r.handle);
 }
 
@@ -53,7 +66,11 @@ export async function lockRefreshToken(db: DbOrTx, tokenHash: string) {
 }
 
 export async function findRefreshToken(db: DbOrTx, tokenHash: string) {
-  const [row] = await db.select().from(authRefreshTokens).where(eq(authRefreshTokens.tokenHash, tokenHash)).limit(1);
+  const [row] = await db
+    .select()
+    .from(authRefreshTokens)
+    .where(eq(authRefreshTokens.tokenHash, tokenHash))
+    .limit(1);
   return row;
 }
 

@@ -91,7 +91,10 @@ export class SessionService {
       return session;
     });
     const tokens = await this.issueAccessToken(row);
-    return { session: toSession(row, tokens.payload), tokens: { ...tokens, refreshToken, refreshTokenExpiry } };
+    return {
+      session: toSession(row, tokens.payload),
+      tokens: { ...tokens, refreshToken, refreshTokenExpiry },
+    };
   }
 
   /**
@@ -126,7 +129,10 @@ export class SessionService {
   }
 
   /** Spends a refresh token and returns the session's next tokens. */
-  async refresh(refreshToken: string): Promise<{ session: Session; tokens: IssuedTokens }> {
+  async refresh(
+    refreshToken: string,
+    checkAntiCsrf: (sessionToken: string | null) => boolean = () => true,
+  ): Promise<{ session: Session; tokens: IssuedTokens }> {
     const now = this.clock.now();
     const tokenHash = sha256Hex(refreshToken);
     const nextToken = randomToken(48);
@@ -137,13 +143,20 @@ export class SessionService {
       const token = await repo.lockRefreshToken(tx, tokenHash);
       if (!token) return { kind: 'unknown' as const };
       const session = await repo.findSession(tx, token.sessionHandle);
-      if (!session || session.revokedAt || session.expiresAt.getTime() <= now || token.expiresAt.getTime() <= now) {
+      if (
+        !session ||
+        session.revokedAt ||
+        session.expiresAt.getTime() <= now ||
+        token.expiresAt.getTime() <= now
+      ) {
         return { kind: 'unknown' as const };
       }
+      if (!checkAntiCsrf(session.antiCsrfToken)) return { kind: 'unknown' as const };
       if (token.rotatedAt) {
         // Spent. A retry of a refresh whose response got lost is allowed briefly, while the successor is unused.
         const child = token.childHash ? await repo.findRefreshToken(tx, token.childHash) : undefined;
-        const withinGrace = now - token.rotatedAt.getTime() <= this.options.refreshTokenReuseGraceSeconds * 1000;
+        const withinGrace =
+          now - token.rotatedAt.getTime() <= this.options.refreshTokenReuseGraceSeconds * 1000;
         if (!child || child.rotatedAt || !withinGrace) {
           await repo.revokeSession(tx, session.handle, 'token-theft', new Date(now));
           return { kind: 'theft' as const };
@@ -171,7 +184,10 @@ export class SessionService {
   }
 
   /** Merges claim values into the session and returns a new access token (no new refresh token). */
-  async updateClaims(handle: string, patch: SessionClaims): Promise<{ session: Session; tokens: IssuedTokens }> {
+  async updateClaims(
+    handle: string,
+    patch: SessionClaims,
+  ): Promise<{ session: Session; tokens: IssuedTokens }> {
     const row = await repo.findSession(this.db, handle);
     if (!row || row.revokedAt) throw unauthorised();
     const updated = await repo.updateSession(this.db, handle, { claims: { ...row.claims, ...patch } });
@@ -185,7 +201,9 @@ export class SessionService {
 
   /** Signs the user out everywhere; returns the revoked handles. */
   async revokeAllForUser(userId: string, reason = 'revoke-all'): Promise<string[]> {
-    return this.db.transaction((tx) => repo.revokeUserSessions(tx, userId, reason, new Date(this.clock.now())));
+    return this.db.transaction((tx) =>
+      repo.revokeUserSessions(tx, userId, reason, new Date(this.clock.now())),
+    );
   }
 
   private async issueAccessToken(row: AuthSessionRow): Promise<IssuedTokens> {

@@ -13,7 +13,14 @@ export type TransferMode = 'header' | 'cookie';
 export type AntiCsrfPolicy = 'none' | 'via-custom-header' | 'via-token';
 
 export const EXPOSED_HEADERS = ['front-token', 'st-access-token', 'st-refresh-token', 'anti-csrf'] as const;
-export const ALLOWED_HEADERS = ['content-type', 'rid', 'fdi-version', 'anti-csrf', 'authorization', 'st-auth-mode'];
+export const ALLOWED_HEADERS = [
+  'content-type',
+  'rid',
+  'fdi-version',
+  'anti-csrf',
+  'authorization',
+  'st-auth-mode',
+];
 
 const EPOCH = new Date(0);
 
@@ -86,7 +93,10 @@ export function modeForNewSession(request: FastifyRequest): TransferMode {
 
 /** Standard base64 (not base64url: the client uses atob) of {uid, ate (ms), up}. */
 export function frontToken(payload: AccessTokenPayload, accessTokenExpiry: number): string {
-  return Buffer.from(JSON.stringify({ uid: payload.sub, ate: accessTokenExpiry, up: payload }), 'utf8').toString('base64');
+  return Buffer.from(
+    JSON.stringify({ uid: payload.sub, ate: accessTokenExpiry, up: payload }),
+    'utf8',
+  ).toString('base64');
 }
 
 function addCookie(reply: FastifyReply, cookie: SetCookie): void {
@@ -114,7 +124,12 @@ export function writeSessionTokens(
     if (tokens.refreshToken) reply.header('st-refresh-token', tokens.refreshToken);
     return;
   }
-  const common = { httpOnly: true, sameSite: policy.sameSite, secure: policy.secure, domain: policy.domain } as const;
+  const common = {
+    httpOnly: true,
+    sameSite: policy.sameSite,
+    secure: policy.secure,
+    domain: policy.domain,
+  } as const;
   addCookie(reply, {
     name: 'sAccessToken',
     value: tokens.accessToken,
@@ -132,11 +147,16 @@ export function writeSessionTokens(
       ...common,
     });
   }
-  if (policy.antiCsrf === 'via-token' && tokens.antiCsrfToken) reply.header('anti-csrf', tokens.antiCsrfToken);
+  if (policy.antiCsrf === 'via-token' && tokens.antiCsrfToken)
+    reply.header('anti-csrf', tokens.antiCsrfToken);
 }
 
 /** The "clear" set (CONTRACT §2.9): sign-out, failed refresh, theft. Both modes when unknown. */
-export function clearSessionTokens(reply: FastifyReply, mode: TransferMode | 'both', policy: CookiePolicy): void {
+export function clearSessionTokens(
+  reply: FastifyReply,
+  mode: TransferMode | 'both',
+  policy: CookiePolicy,
+): void {
   exposeHeaders(reply);
   reply.header('front-token', 'remove');
   reply.removeHeader('anti-csrf');
@@ -145,9 +165,20 @@ export function clearSessionTokens(reply: FastifyReply, mode: TransferMode | 'bo
     reply.header('st-refresh-token', '');
   }
   if (mode !== 'header') {
-    const common = { httpOnly: true, sameSite: policy.sameSite, secure: policy.secure, domain: policy.domain } as const;
+    const common = {
+      httpOnly: true,
+      sameSite: policy.sameSite,
+      secure: policy.secure,
+      domain: policy.domain,
+    } as const;
     addCookie(reply, { name: 'sAccessToken', value: '', path: '/', expires: EPOCH, ...common });
-    addCookie(reply, { name: 'sRefreshToken', value: '', path: policy.refreshPath, expires: EPOCH, ...common });
+    addCookie(reply, {
+      name: 'sRefreshToken',
+      value: '',
+      path: policy.refreshPath,
+      expires: EPOCH,
+      ...common,
+    });
   }
 }
 

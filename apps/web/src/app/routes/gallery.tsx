@@ -1,6 +1,33 @@
-import { PlaceholderPage } from '@/components/layouts/placeholder-page';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { ImageView } from '@lumina/contracts';
+import { paths } from '@/config/paths';
+import { PageHeader } from '@/components/layouts/page-header';
+import { useDocumentTitle } from '@/components/layouts/use-document-title';
 import { ImagesIcon } from '@/components/ui/icons';
+import { GalleryView } from '@/features/gallery/components/gallery-view';
+import { useModels } from '@/features/generate/api/get-models';
+import { lockSeed, remixInto } from '@/features/generate/hooks/use-remix';
 
+/** The Gallery page: the gallery feature, with remix handing the recipe to the Generate form. */
 export default function GalleryRoute() {
-  return <PlaceholderPage page="gallery" icon={<ImagesIcon />} />;
+  const { t } = useTranslation();
+  const title = t('pages.gallery.title');
+  useDocumentTitle(title);
+  const navigate = useNavigate();
+  const models = useModels();
+  const remix = (image: ImageView) => {
+    remixInto(image, models.data?.models);
+    void navigate(paths.generate);
+  };
+  const reuseSeed = (seed: number) => {
+    lockSeed(seed);
+    void navigate(paths.generate);
+  };
+  return (
+    <div className="flex flex-col gap-8">
+      <PageHeader icon={<ImagesIcon />} title={title} description={t('pages.gallery.description')} />
+      <GalleryView models={models.data?.models} onRemix={remix} onUseSeed={reuseSeed} />
+    </div>
+  );
 }

@@ -1,6 +1,40 @@
-import { PlaceholderPage } from '@/components/layouts/placeholder-page';
+import { useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { JobView } from '@lumina/contracts';
+import { PageHeader } from '@/components/layouts/page-header';
+import { useDocumentTitle } from '@/components/layouts/use-document-title';
 import { SparklesIcon } from '@/components/ui/icons';
+import { useCreditBalance, useRefreshCreditBalance } from '@/features/credits/api/get-credit-balance';
+import { JobResults } from '@/features/gallery/components/job-results';
+import { useModels } from '@/features/generate/api/get-models';
+import { GenerateStudio } from '@/features/generate/components/generate-studio';
+import { lockSeed, useRemix } from '@/features/generate/hooks/use-remix';
 
+/** The Generate page: composes the studio (generate), result cards (gallery) and the balance (credits). */
 export default function GenerateRoute() {
-  return <PlaceholderPage page="generate" icon={<SparklesIcon />} />;
+  const { t } = useTranslation();
+  const title = t('pages.generate.title');
+  useDocumentTitle(title);
+  const balance = useCreditBalance();
+  const refreshBalance = useRefreshCreditBalance();
+  const remix = useRemix();
+  const models = useModels();
+  const modelName = useMemo(() => {
+    const names = new Map(models.data?.models.map((m) => [m.id, m.display_name]));
+    return (id: string) => names.get(id);
+  }, [models.data]);
+  const renderResults = useCallback(
+    (job: JobView) => <JobResults job={job} onRemix={remix} onUseSeed={lockSeed} modelName={modelName} />,
+    [remix, modelName],
+  );
+  return (
+    <div className="flex flex-col gap-8">
+      <PageHeader icon={<SparklesIcon />} title={title} description={t('pages.generate.description')} />
+      <GenerateStudio
+        balance={balance.data?.balance}
+        onCreditsChanged={refreshBalance}
+        renderResults={renderResults}
+      />
+    </div>
+  );
 }

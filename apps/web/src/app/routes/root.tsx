@@ -4,6 +4,7 @@ import { Header } from '@/components/layouts/header';
 import { Footer } from '@/components/layouts/footer';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { SystemStatus } from '@/features/system/components/system-status';
+import { UserMenu } from '@/features/auth/components/user-menu';
 
 /** The app frame: header, the routed page (with its own error boundary) and footer. */
 export default function RootLayout() {
@@ -17,7 +18,13 @@ export default function RootLayout() {
       >
         {t('app.skipToContent')}
       </a>
-      <Header />
+      <Header
+        renderAccount={(placement, closeMenu) => (
+          <ErrorBoundary fallback={() => null}>
+            <UserMenu placement={placement} onNavigate={closeMenu} />
+          </ErrorBoundary>
+        )}
+      />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6 sm:py-14">
         <ErrorBoundary key={pathname}>
           <Outlet />

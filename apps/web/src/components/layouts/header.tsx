@@ -1,8 +1,9 @@
-import { useState } from 'react';
-import { Link, NavLink } from 'react-router';
+import { useState, type ReactNode } from 'react';
+import { NavLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, primaryNav } from '@/config/paths';
-import { CloseIcon, CoinsIcon, MenuIcon } from '@/components/ui/icons';
+import { CloseIcon, MenuIcon } from '@/components/ui/icons';
+import { CreditBalance } from '@/features/credits/components/credit-balance';
 import { ThemeToggle } from './theme-toggle';
 import { Wordmark } from './wordmark';
 
@@ -13,24 +14,15 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
       : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800/70 dark:hover:text-white'
   }`;
 
-/** Placeholder until the credits feature reports a balance. */
-function CreditBadge() {
-  const { t } = useTranslation();
-  return (
-    <Link
-      to={paths.credits}
-      aria-label={t('header.creditsLabel')}
-      data-testid="credit-badge"
-      className="inline-flex items-center gap-1.5 rounded-full border border-zinc-200 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 transition-colors hover:border-brand-300 hover:text-brand-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200 dark:hover:border-brand-500/60 dark:hover:text-brand-300"
-    >
-      <CoinsIcon className="size-4 text-amber-500" />
-      <span className="tabular-nums">{t('header.creditsUnknown')}</span>
-      <span className="hidden sm:inline">{t('header.creditsBadge')}</span>
-    </Link>
-  );
-}
+/** Where the account area goes: the bar (wide screens) or the open phone menu. */
+export type AccountPlacement = 'bar' | 'menu';
 
-export function Header() {
+export function Header({
+  renderAccount,
+}: {
+  /** The sign-in link or the signed-in user's menu, supplied by the app (the header knows no features). */
+  renderAccount: (placement: AccountPlacement, closeMenu: () => void) => ReactNode;
+}) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
@@ -46,15 +38,9 @@ export function Header() {
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-1.5 sm:gap-2">
-          <CreditBadge />
+          <CreditBalance />
           <ThemeToggle />
-          <Link
-            to={paths.auth}
-            data-testid="sign-in"
-            className="hidden rounded-xl bg-zinc-900 px-4 py-2 text-sm font-semibold text-white transition-colors hover:bg-zinc-700 sm:inline-flex dark:bg-white dark:text-zinc-900 dark:hover:bg-zinc-200"
-          >
-            {t('header.signIn')}
-          </Link>
+          {renderAccount('bar', close)}
           <button
             type="button"
             onClick={() => setOpen((v) => !v)}
@@ -81,15 +67,7 @@ export function Header() {
                 </NavLink>
               </li>
             ))}
-            <li className="mt-2 sm:hidden">
-              <Link
-                to={paths.auth}
-                onClick={close}
-                className="flex justify-center rounded-xl bg-zinc-900 px-4 py-2.5 text-sm font-semibold text-white dark:bg-white dark:text-zinc-900"
-              >
-                {t('header.signIn')}
-              </Link>
-            </li>
+            <li className="mt-2">{renderAccount('menu', close)}</li>
           </ul>
         </nav>
       )}

@@ -1,0 +1,46 @@
+import sharp from 'sharp';
+
+// sharp (libvips) is CPU- and memory-heavy. Two cores here: libvips gets one thread per operation and
+// no operation cache, so a burst of jobs can't starve the API or hold decoded images in memory.
+sharp.concurrency(1);
+sharp.cache(false);
+
+export const THUMBNAIL_MAX_SIDE = 384;
+
+export interface ImageInfo {
+  width: number;
+  height: number;
+  format: string;
+  contentType: string;
+}
+
+const contentTypes: Record<string, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  avif: 'image/avif',
+  heif: 'image/heif',
+  tiff: 'image/tiff',
+};
+
+/** Reads dimensions and format from the bytes themselves (never from a name or header). */
+export async function inspect(bytes: Buffer): Promise<ImageInfo> {
+  const meta = await sharp(bytes).metadata();
+  if (!meta.width || !meta.height || !meta.format) throw new Error('Not a readable image');
+  return {
+    width: meta.width,
+    height: meta.height,
+    format: meta.format,
+    contentType: contentTypes[meta.format] ?? 'application/octet-stream',
+  };
+}
+
+/** A WebP thumbnail no larger than THUMBNAIL_MAX_SIDE on its longer side, orientation applied. */
+export function thumbnail(bytes: Buffer): Promise<Buffer> {
+  return sharp(bytes)
+    .rotate()
+    .resize(THUMBNAIL_MAX_SIDE, THUMBNAIL_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 80 })
+    .toBuffer();
+}

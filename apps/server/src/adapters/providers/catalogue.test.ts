@@ -1,0 +1,97 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config.ts';
+import { BUILT_IN_MODELS, CatalogueError, loadCatalogue, sizeFor, sizeProblem } from './catalogue.ts';
+
+describe('model catalogue', () => {
+  it('has offline local models first, and real vendor model ids', () => {
+    const ids = BUILT_IN_MODELS.map((m) => m.id);
+    expect(ids.slice(0, 2)).toEqual(['local-aurora', 'local-prism']);
+    expect(new Set(ids).size).toBe(ids.length);
+    const byId = Object.fromEntries(BUILT_IN_MODELS.map((m) => [m.id, m]));
+    expect(byId['flux-dev']?.providerModel).toBe('fal-ai/flux/dev');
+    expect(byId['flux-schnell']?.providerModel).toBe('fal-ai/flux/schnell');
+    expect(byId['flux-lora']).toMatchObject({ providerModel: 'fal-ai/flux-lora', acceptsLora: true });
+    expect(byId['flux-schnell-replicate']?.providerModel).toBe('black-forest-labs/flux-schnell');
+    expect(byId['sdxl']?.providerModel).toMatch(/^stability-ai\/sdxl:[0-9a-f]{64}$/);
+    for (const m of BUILT_IN_MODELS.filter((x) => x.provider === 'local')) {
+      expect(m.displayName + m.description).toMatch(/local procedural engine/i);
+    }
+  });
+
+  it('returns the built-in list when nothing overrides it', () => {
+    expect(loadCatalogue()).toEqual(BUILT_IN_MODELS);
+  });
+
+  it('merges, removes and adds models from MODELS_JSON', () => {
+    const models = loadCatalogue({
+      json: JSON.stringify([
+        { id: 'flux-dev', creditCost: 9, supports: { maxImages: 2 } },
+        { id: 'sdxl', remove: true },
+        { ...BUILT_IN_MODELS[0], id: 'local-aurora-hd', displayName: 'Aurora HD', creditCost: 2 },
+      ]),
+    });
+    const byId = Object.fromEntries(models.map((m) => [m.id, m]));
+    expect(byId['flux-dev']).toMatchObject({ creditCost: 9, supports: { maxImages: 2, seed: true } });
+    expect(byId['sdxl']).toBeUndefined();
+    expect(byId['local-aurora-hd']).toMatchObject({ provider: 'local', creditCost: 2 });
+  });
+
+  it('replaces the list with {"replace":true}', () => {
+    const models = loadCatalogue({ json: JSON.stringify({ replace: true, models: [BUILT_IN_MODELS[1]] }) });
+    expect(models.map((m) => m.id)).toEqual(['local-prism']);
+  });
+
+  it.each([
+    ['not json', /not valid JSON/],
+    ['{"a":1}', /must be a JSON array of models/],
+    [
+      '[{"id":"flux-dev","creditCost":1.5}]',
+      /models\[0\] \("flux-dev"\)\.creditCost: creditCost must be a whole number/,
+    ],
+    ['[{"id":"new-model","displayName":"X"}]', /models\[0\] \("new-model"\)/],
+    [
+      '[{"id":"local-aurora","providerModel":"local/nope"}]',
+      /providerModel: local models are one of local\/aurora/,
+    ],
+    ['[{"id":"local-aurora","defaultSize":{"width":1001}}]', /defaultSize\.width: must be a multiple of 8/],
+    ['[{"id":"flux-dev","provider":"openai"}]', /provider must be one of local, fal, replicate/],
+    ['[{"id":"nope","remove":true}]', /cannot remove unknown model "nope"/],
+    ['{"replace":true,"models":[]}', /leaves no models/],
+  ])('rejects %s with a readable message', (json, message) => {
+    expect(() => loadCatalogue({ json })).toThrow(CatalogueError);
+    expect(() => loadCatalogue({ json })).toThrow(message);
+  });
+
+  it('stops start-up naming MODELS_JSON or MODELS_FILE', () => {
+    const bad = () => loadConfig({ MODELS_JSON: '[{"id":"flux-dev","creditCost":-1}]' });
+    expect(bad).toThrow(ConfigError);
+    expect(bad).toThrow(/MODELS_JSON: models\[0\] \("flux-dev"\)\.creditCost/);
+    expect(() => loadConfig({ MODELS_FILE: '/nonexistent/models.json' })).toThrow(/MODELS_FILE: cannot read/);
+  });
+
+  it('loads MODELS_FILE into config.models', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lumina-models-'));
+    const file = path.join(dir, 'models.json');
+    writeFileSync(file, JSON.stringify([{ id: 'flux-schnell', creditCost: 3 }]));
+    const config = loadConfig({ MODELS_FILE: file });
+    expect(config.models.find((m) => m.id === 'flux-schnell')?.creditCost).toBe(3);
+    expect(loadConfig({}).models).toEqual(BUILT_IN_MODELS);
+  });
+
+  it('maps aspect ratios to sizes on the model grid and checks sizes', () => {
+    const aurora = BUILT_IN_MODELS[0]!;
+    expect(sizeFor(aurora, '1:1')).toEqual({ width: 1024, height: 1024 });
+    const wide = sizeFor(aurora, '16:9');
+    expect(wide.width % 8).toBe(0);
+    expect(wide.height % 8).toBe(0);
+    expect(wide.width / wide.height).toBeCloseTo(16 / 9, 1);
+    expect(sizeProblem(aurora, 1024, 576)).toBeUndefined();
+    expect(sizeProblem(aurora, 1020, 576)).toMatch(/multiples of 8 from 256 to 2048/);
+    const replicate = BUILT_IN_MODELS.find((m) => m.id === 'flux-dev-replicate')!;
+    expect(sizeProblem(replicate, 1000, 1000)).toMatch(/aspect ratio/);
+    expect(sizeProblem(replicate, 1024, 1024)).toBeUndefined();
+  });
+});

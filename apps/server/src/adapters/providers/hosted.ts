@@ -1,0 +1,178 @@
+import sharp from 'sharp';
+import { ProviderError, type ProgressUpdate, type ProviderImage, type RunContext } from './text-to-image.ts';
+
+/**
+ * Pieces shared by the hosted-vendor adapters (fal, Replicate): the run's deadline and cancellation,
+ * progress de-duplication, log parsing and downloading outputs into memory.
+ */
+
+/** Largest single output we accept from a vendor's CDN. */
+const MAX_IMAGE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The vendor request itself ended without a usable result (failed, cancelled, vanished). A retried job
+ * that resumes such a request must submit a new one rather than re-read the same failure.
+ */
+export class VendorRequestEndedError extends ProviderError {
+  constructor(
+    message: string,
+    kind: ProviderError['kind'],
+    userMessage: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(message, kind, userMessage, options);
+  }
+}
+
+export const TRANSIENT_MESSAGE = 'The image provider had a temporary problem. Please try again in a moment.';
+export const CANCELLED_MESSAGE = 'The generation was cancelled.';
+
+/** One run's combined signal: the caller's (cancel / shutdown) plus the overall deadline. */
+export class RunScope {
+  readonly signal: AbortSignal;
+  private readonly deadline: AbortSignal;
+
+  constructor(
+    readonly caller: AbortSignal,
+    readonly timeoutMs: number,
+  ) {
+    this.deadline = AbortSignal.timeout(timeoutMs);
+    this.signal = AbortSignal.any([caller, this.deadline]);
+  }
+
+  get timedOut(): boolean {
+    return this.deadline.aborted && !this.caller.aborted;
+  }
+
+  /** Turns an error thrown while the scope was aborted into the matching ProviderError. */
+  abortError(vendor: string, cause?: unknown): ProviderError | undefined {
+    if (this.caller.aborted) {
+      return new ProviderError(`${vendor} run aborted by caller`, 'cancelled', CANCELLED_MESSAGE, { cause });
+    }
+    if (this.deadline.aborted) {
+      const minutes = Math.round(this.timeoutMs / 6000) / 10;
+      return new ProviderError(
+        `${vendor} did not finish within ${this.timeoutMs} ms`,
+        'timeout',
+        `The image provider did not finish within ${minutes} minutes, so the request was stopped.`,
+        { cause },
+      );
+    }
+    return undefined;
+  }
+}
+
+/** Waits `ms`, or rejects as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Forwards progress to the pipeline, skipping updates identical to the previous one. */
+export function progressReporter(ctx: RunContext): (update: ProgressUpdate) => Promise<void> {
+  let last = '';
+  return async (update) => {
+    const key = JSON.stringify(update);
+    if (key === last) return;
+    last = key;
+    await ctx.onProgress(update);
+  };
+}
+
+/** A percentage from a log line: "step 12/28", "12/28 [00:03<…]", "45%|████" (tqdm). */
+export function percentFromLog(line: string): number | undefined {
+  const pct = /(\d{1,3})%\s*\|/.exec(line);
+  if (pct) return clampPercent(Number(pct[1]));
+  const frac = /(\d+)\s*\/\s*(\d+)/.exec(line);
+  if (frac && Number(frac[2]) > 0) return clampPercent((Number(frac[1]) / Number(frac[2])) * 100);
+  return undefined;
+}
+
+function clampPercent(n: number): number {
+  return Math.max(0, Math.min(100, Math.round(n)));
+}
+
+/** Downloads every output into memory (vendor URLs expire; we never hand them on). */
+export async function downloadImages(
+  urls: string[],
+  fetchFn: typeof fetch,
+  signal: AbortSignal,
+  vendor: string,
+): Promise<ProviderImage[]> {
+  return Promise.all(urls.map((url) => downloadImage(url, fetchFn, signal, vendor)));
+}
+
+async function downloadImage(
+  url: string,
+  fetchFn: typeof fetch,
+  signal: AbortSignal,
+  vendor: string,
+): Promise<ProviderImage> {
+  let res: Response;
+  try {
+    res = await fetchFn(url, { signal });
+  } catch (cause) {
+    if (signal.aborted) throw cause;
+    throw new ProviderError(`${vendor}: downloading ${url} failed`, 'transient', TRANSIENT_MESSAGE, {
+      cause,
+    });
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new ProviderError(
+      `${vendor}: downloading ${url} answered HTTP ${res.status}`,
+      'transient',
+      TRANSIENT_MESSAGE,
+    );
+  }
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > MAX_IMAGE_BYTES) {
+    await res.body?.cancel();
+    throw new ProviderError(`${vendor}: output ${url} is ${declared} bytes`, 'transient', TRANSIENT_MESSAGE);
+  }
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (bytes.length > MAX_IMAGE_BYTES) {
+    throw new ProviderError(
+      `${vendor}: output ${url} is ${bytes.length} bytes`,
+      'transient',
+      TRANSIENT_MESSAGE,
+    );
+  }
+  try {
+    const meta = await sharp(bytes).metadata();
+    return {
+      bytes,
+      contentType: meta.format
+        ? `image/${meta.format === 'jpeg' ? 'jpeg' : meta.format}`
+        : contentTypeOf(res),
+      width: meta.width ?? 0,
+      height: meta.height ?? 0,
+    };
+  } catch (cause) {
+    throw new ProviderError(
+      `${vendor}: output ${url} is not a readable image`,
+      'transient',
+      TRANSIENT_MESSAGE,
+      {
+        cause,
+      },
+    );
+  }
+}
+
+function contentTypeOf(res: Response): string {
+  return res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream';
+}
+
+/** Matches vendor error text that means the safety / content policy refused the request. */
+export const CONTENT_POLICY = /nsfw|content.?polic|safety|flagged|sensitive|moderat|inappropriate/i;

@@ -1,0 +1,1 @@
+ALTER TABLE "images" ALTER COLUMN "seed" SET DATA TYPE bigint;

@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+/**
+ * Every paid operation (generate, edit, upscale, animate, train …) is one row here: our own status
+ * set, the provider's request id and raw status beside it, the charge and whether it was refunded.
+ * The queue only carries the id; this row is the truth people see.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    /** queued | running | succeeded | failed | cancelled */
+    status: text('status').notNull().default('queued'),
+    modelId: text('model_id').notNull(),
+    provider: text('provider').notNull(),
+    providerModel: text('provider_model').notNull(),
+    /** The whole request as the user gave it plus what we resolved (seed, size): the recipe. */
+    input: jsonb('input').$type<Record<string, unknown>>().notNull(),
+    numImages: integer('num_images').notNull().default(1),
+    cost: integer('cost').notNull(),
+    providerRequestId: text('provider_request_id'),
+    providerStatus: text('provider_status'),
+    queuePosition: integer('queue_position'),
+    percent: integer('percent'),
+    message: text('message'),
+    /** Why it failed, in words for people. */
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('jobs_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('jobs_active_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('queued', 'running')`),
+    index('jobs_provider_request_idx').on(t.provider, t.providerRequestId),
+  ],
+);
+
+export type JobRow = typeof jobs.$inferSelect;

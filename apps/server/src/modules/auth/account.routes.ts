@@ -1,0 +1,63 @@
+import { contracts, type SecondFactorId } from '@lumina/contracts';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../errors.ts';
+import { route } from '../../http/route.ts';
+import type { AuthModule } from './auth.module.ts';
+
+/** Account-page endpoints of the sign-in layer: second factors and signing out everywhere. */
+export function accountRoutes(app: FastifyInstance, auth: AuthModule): void {
+  async function state(userId: string) {
+    const user = await auth.users.get(userId);
+    if (!user) throw new AppError('UNAUTHORISED', 'Please sign in to continue.');
+    const devices = await auth.mfa.listDevices(userId);
+    return {
+      enabled: await auth.mfa.required(userId),
+      available: auth.mfa.availableFactors,
+      alreadySetup: await auth.mfa.alreadySetup(user),
+      totpDevices: devices.map((d) => ({ name: d.name, verified: d.verified })),
+    };
+  }
+
+  const guard = { preHandler: app.requireUser };
+  route(app, contracts.secondFactors, async (request) => state(request.user.id), guard);
+
+  route(
+    app,
+    contracts.enableSecondFactor,
+    async (request) => {
+      const factor: SecondFactorId = request.params.factorId;
+      const current = await state(request.user.id);
+      if (!current.available.includes(factor)) {
+        throw new AppError('VALIDATION_FAILED', 'This second factor is not offered here.');
+      }
+      if (!current.alreadySetup.includes(factor)) {
+        throw new AppError(
+          'CONFLICT',
+          factor === 'totp'
+            ? 'Set up an authenticator app first, then turn it on.'
+            : 'Add a sign-in address for this factor first, then turn it on.',
+        );
+      }
+      await auth.mfa.setRequired(request.user.id, factor, true);
+      return state(request.user.id);
+    },
+    guard,
+  );
+
+  route(
+    app,
+    contracts.disableSecondFactor,
+    async (request) => {
+      await auth.mfa.setRequired(request.user.id, request.params.factorId, false);
+      return state(request.user.id);
+    },
+    guard,
+  );
+
+  route(
+    app,
+    contracts.revokeAllSessions,
+    async (request) => ({ revoked: (await auth.sessions.revokeAllForUser(request.user.id)).length }),
+    guard,
+  );
+}

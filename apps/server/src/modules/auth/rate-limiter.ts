@@ -1,0 +1,47 @@
+import { lt, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { authRateLimits } from '../../db/schema/index.ts';
+import type { Clock } from './clock.ts';
+
+/**
+ * Fixed-window counters in the database, so every API process shares them (PGlite or PostgreSQL; no
+ * extra service). One upsert per hit.
+ */
+export class RateLimiter {
+  private hits = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Counts a hit on `key`; `allowed` is false once more than `max` hits fall in the current window. */
+  async hit(
+    key: string,
+    max: number,
+    windowSeconds: number,
+  ): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+    const now = this.clock.now();
+    const nowIso = new Date(now).toISOString();
+    const cutoffIso = new Date(now - windowSeconds * 1000).toISOString();
+    const [row] = await this.db
+      .insert(authRateLimits)
+      .values({ key, windowStart: new Date(now), count: 1 })
+      .onConflictDoUpdate({
+        target: authRateLimits.key,
+        set: {
+          count: sql`case when ${authRateLimits.windowStart} <= ${cutoffIso}::timestamptz then 1 else ${authRateLimits.count} + 1 end`,
+          windowStart: sql`case when ${authRateLimits.windowStart} <= ${cutoffIso}::timestamptz then ${nowIso}::timestamptz else ${authRateLimits.windowStart} end`,
+        },
+      })
+      .returning({ count: authRateLimits.count, windowStart: authRateLimits.windowStart });
+    if (++this.hits % 500 === 0) {
+      await this.db.delete(authRateLimits).where(lt(authRateLimits.windowStart, new Date(now - 86_400_000)));
+    }
+    const retryAfterSeconds = Math.max(
+      1,
+      Math.ceil((row!.windowStart.getTime() + windowSeconds * 1000 - now) / 1000),
+    );
+    return { allowed: row!.count <= max, retryAfterSeconds };
+  }
+}

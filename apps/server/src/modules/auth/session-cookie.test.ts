@@ -1,0 +1,193 @@
+import { parseSetCookie } from 'cookie';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { consume, createCode, decodeFrontToken, latestMail, SESSION_HEADERS } from './auth.test-helpers.ts';
+
+const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+
+function cookies(res: LightMyRequestResponse) {
+  const raw = res.headers['set-cookie'];
+  const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  return Object.fromEntries(list.map((c) => [parseSetCookie(c).name, parseSetCookie(c)]));
+}
+
+async function cookieSignIn(env: TestEnv, address: string) {
+  const started = await createCode(env.app, { email: address });
+  const done = await consume(
+    env.app,
+    {
+      userInputCode: latestMail(env, address).code,
+      deviceId: started.body.deviceId,
+      preAuthSessionId: started.body.preAuthSessionId,
+    },
+    { headers: { 'st-auth-mode': 'cookie' } },
+  );
+  expect(done.body.status).toBe('OK');
+  const jar = cookies(done.res);
+  return { res: done.res, access: jar.sAccessToken!, refresh: jar.sRefreshToken! };
+}
+
+describe(`sessions in cookie mode on ${testDb}`, () => {
+  describe('cross-site web app (SameSite=None, anti-CSRF via custom header) with CORS', () => {
+    let env: TestEnv;
+    beforeAll(async () => {
+      env = await startTestEnv({
+        workers: false,
+        env: {
+          PUBLIC_URL: 'https://api.lumina.test',
+          WEB_URL: 'https://app.other.test',
+          CORS_ORIGINS: 'https://app.other.test',
+        },
+      });
+    });
+    afterAll(() => env.close());
+
+    it('sets HttpOnly cookies with the refresh path, plus the front-token header, and no header tokens', async () => {
+      const { res, access, refresh } = await cookieSignIn(env, email('cookie'));
+      expect(res.headers['st-access-token']).toBeUndefined();
+      expect(res.headers['front-token']).toBeTruthy();
+      expect(access).toMatchObject({ path: '/', httpOnly: true, sameSite: 'none', secure: true });
+      expect(refresh).toMatchObject({
+        path: '/auth/session/refresh',
+        httpOnly: true,
+        sameSite: 'none',
+        secure: true,
+      });
+      const me = await env.app.inject({
+        method: 'GET',
+        url: '/api/user',
+        headers: { cookie: `sAccessToken=${access.value}` },
+      });
+      expect(me.statusCode).toBe(200);
+    });
+
+    it('requires a rid header on non-GET session requests and on refresh', async () => {
+      const { refresh } = await cookieSignIn(env, email('csrf'));
+      const noRid = await env.app.inject({
+        method: 'POST',
+        url: '/auth/session/refresh',
+        headers: { cookie: `sRefreshToken=${refresh.value}` },
+      });
+      expect(noRid.statusCode).toBe(401);
+      const withRid = await env.app.inject({
+        method: 'POST',
+        url: '/auth/session/refresh',
+        headers: { ...SESSION_HEADERS, cookie: `sRefreshToken=${refresh.value}` },
+      });
+      expect(withRid.statusCode).toBe(200);
+      const next = cookies(withRid);
+      expect(next.sAccessToken?.value).toBeTruthy();
+      expect(next.sRefreshToken?.value).not.toBe(refresh.value);
+      expect(withRid.headers['front-token']).toBeTruthy();
+
+      const signoutNoRid = await env.app.inject({
+        method: 'POST',
+        url: '/auth/signout',
+        headers: { cookie: `sAccessToken=${next.sAccessToken!.value}` },
+      });
+      expect(signoutNoRid.statusCode).toBe(401);
+      const signout = await env.app.inject({
+        method: 'POST',
+        url: '/auth/signout',
+        headers: { ...SESSION_HEADERS, cookie: `sAccessToken=${next.sAccessToken!.value}` },
+      });
+      expect(signout.statusCode).toBe(200);
+      const cleared = cookies(signout);
+      expect(cleared.sAccessToken).toMatchObject({ value: '', path: '/' });
+      expect(cleared.sRefreshToken).toMatchObject({ value: '', path: '/auth/session/refresh' });
+      expect(cleared.sAccessToken!.expires!.getTime()).toBe(0);
+      expect(signout.headers['front-token']).toBe('remove');
+    });
+
+    it('answers CORS preflights for the web origin and exposes the session headers', async () => {
+      const preflight = await env.app.inject({
+        method: 'OPTIONS',
+        url: '/auth/signinup/code',
+        headers: {
+          origin: 'https://app.other.test',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers':
+            'content-type,rid,fdi-version,st-auth-mode,authorization,anti-csrf',
+        },
+      });
+      expect(preflight.statusCode).toBeLessThan(300);
+      expect(preflight.headers['access-control-allow-origin']).toBe('https://app.other.test');
+      expect(preflight.headers['access-control-allow-credentials']).toBe('true');
+      for (const h of ['rid', 'fdi-version', 'st-auth-mode', 'authorization', 'anti-csrf']) {
+        expect(String(preflight.headers['access-control-allow-headers'])).toContain(h);
+      }
+      const started = await env.app.inject({
+        method: 'POST',
+        url: '/auth/signinup/code',
+        headers: {
+          origin: 'https://app.other.test',
+          'content-type': 'application/json',
+          rid: 'passwordless',
+        },
+        payload: { email: email('cors') },
+      });
+      const exposed = String(started.headers['access-control-expose-headers']);
+      for (const h of ['front-token', 'st-access-token', 'st-refresh-token', 'anti-csrf'])
+        expect(exposed).toContain(h);
+      const stranger = await env.app.inject({
+        method: 'OPTIONS',
+        url: '/auth/signinup/code',
+        headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' },
+      });
+      expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  describe('anti-CSRF via token', () => {
+    let env: TestEnv;
+    beforeAll(async () => {
+      env = await startTestEnv({ workers: false, env: { SESSION_ANTI_CSRF: 'via-token' } });
+    });
+    afterAll(() => env.close());
+
+    it('sends an anti-csrf token and requires it on refresh and non-GET requests', async () => {
+      const { res, access, refresh } = await cookieSignIn(env, email('token'));
+      const antiCsrf = String(res.headers['anti-csrf']);
+      expect(antiCsrf.length).toBeGreaterThan(10);
+      expect(decodeFrontToken(String(res.headers['front-token'])).up.antiCsrfToken).toBe(antiCsrf);
+      expect(access.sameSite).toBe('lax');
+
+      // A GET needs no anti-CSRF token.
+      const me = await env.app.inject({
+        method: 'GET',
+        url: '/api/user',
+        headers: { cookie: `sAccessToken=${access.value}` },
+      });
+      expect(me.statusCode).toBe(200);
+
+      const wrong = await env.app.inject({
+        method: 'POST',
+        url: '/auth/session/refresh',
+        headers: { ...SESSION_HEADERS, 'anti-csrf': 'nope', cookie: `sRefreshToken=${refresh.value}` },
+      });
+      expect(wrong.statusCode).toBe(401);
+      const right = await env.app.inject({
+        method: 'POST',
+        url: '/auth/session/refresh',
+        headers: { ...SESSION_HEADERS, 'anti-csrf': antiCsrf, cookie: `sRefreshToken=${refresh.value}` },
+      });
+      expect(right.statusCode).toBe(200);
+      expect(right.headers['anti-csrf']).toBe(antiCsrf);
+      const newAccess = cookies(right).sAccessToken!.value;
+
+      const signoutMissing = await env.app.inject({
+        method: 'POST',
+        url: '/auth/signout',
+        headers: { ...SESSION_HEADERS, cookie: `sAccessToken=${newAccess}` },
+      });
+      expect(signoutMissing.statusCode).toBe(401);
+      const signout = await env.app.inject({
+        method: 'POST',
+        url: '/auth/signout',
+        headers: { ...SESSION_HEADERS, 'anti-csrf': antiCsrf, cookie: `sAccessToken=${newAccess}` },
+      });
+      expect(signout.statusCode).toBe(200);
+    });
+  });
+});

@@ -1,0 +1,109 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SignInResult } from '../users/users.service.ts';
+import type { AuthModule } from './auth.module.ts';
+import { completedFactors, initialClaims, MFA_CLAIM, type MfaClaim } from './claims.ts';
+import { sendTokens } from './fdi.http.ts';
+import { invalidClaim } from './session.errors.ts';
+import type { Session } from './session.service.ts';
+import { modeForNewSession, type TransferMode } from './session.transport.ts';
+import type { SecondaryFactor } from './mfa.service.ts';
+
+/**
+ * Ends a successful first-factor sign-in: a new session in the mode the client asked for, the session
+ * headers, then the sign-in hooks. Returns the FDI OK body.
+ */
+export async function completeSignIn(
+  auth: AuthModule,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: SignInResult,
+  context: { tenantId: string; factorId: string },
+) {
+  const now = auth.clock.now();
+  const mode = modeForNewSession(request);
+  const { tokens } = await auth.sessions.create({
+    userId: result.user.id,
+    recipeUserId: result.loginMethod.id,
+    tenantId: context.tenantId,
+    claims: initialClaims(auth.config.auth, {
+      mfa: await auth.mfa.claim(result.user.id, { [context.factorId]: Math.floor(now / 1000) }),
+      nowMs: now,
+      emailVerified: result.loginMethod.verified || !result.loginMethod.email,
+    }),
+    withAntiCsrfToken: mode === 'cookie' && auth.cookies.antiCsrf === 'via-token',
+  });
+  sendTokens(auth, reply, mode, tokens);
+  const profile = await auth.users.profile(result.user.id);
+  await auth.hooks.run(profile, {
+    isNewUser: result.isNewUser,
+    tenantId: context.tenantId,
+    factorId: context.factorId,
+  });
+  return { status: 'OK', createdNewRecipeUser: result.createdNewRecipeUser, user: result.user };
+}
+
+export const RATE_LIMITED_MESSAGE = 'Too many sign-in attempts. Please wait a few minutes and try again.';
+
+/**
+ * Applies the abuse limits; returns the FDI body to send when one is exceeded. The prebuilt UI throws
+ * away non-2xx bodies and shows "Something went wrong", but renders a GENERAL_ERROR message as is, so
+ * a limit answers 200 GENERAL_ERROR (with `detail` and Retry-After) — see docs/decisions-auth.md.
+ */
+export async function checkLimits(
+  auth: AuthModule,
+  reply: FastifyReply,
+  keys: Array<{ key: string; max: number }>,
+): Promise<{ status: 'GENERAL_ERROR'; message: string; detail: string } | undefined> {
+  const window = auth.config.auth.rateLimit.windowSeconds;
+  for (const { key, max } of keys) {
+    const { allowed, retryAfterSeconds } = await auth.rateLimiter.hit(key, max, window);
+    if (!allowed) {
+      reply.header('retry-after', String(retryAfterSeconds));
+      return { status: 'GENERAL_ERROR', message: RATE_LIMITED_MESSAGE, detail: RATE_LIMITED_MESSAGE };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Where the session stands on MFA (CONTRACT §8.1): the claim recomputed from the user's current
+ * settings, what is set up, what is next, and what may be set up now.
+ */
+export async function mfaState(auth: AuthModule, session: Session) {
+  const user = await auth.users.get(session.userId);
+  if (!user) return undefined;
+  const claim = await auth.mfa.claim(user.id, completedFactors(session.payload));
+  const required = await auth.mfa.required(user.id);
+  const alreadySetup = await auth.mfa.alreadySetup(user);
+  const pending: SecondaryFactor[] = claim.v ? [] : required;
+  const allowedToSetup: SecondaryFactor[] = claim.v
+    ? auth.mfa.availableFactors
+    : pending.some((f) => alreadySetup.includes(f))
+      ? []
+      : pending;
+  const next = pending.filter((f) => alreadySetup.includes(f) || allowedToSetup.includes(f));
+  return { user, claim, alreadySetup, allowedToSetup, next };
+}
+
+/** 403 st-mfa unless `factor` may be set up in this session now. */
+export async function assertMaySetUp(auth: AuthModule, session: Session, factor: SecondaryFactor) {
+  const state = await mfaState(auth, session);
+  if (!state || !state.allowedToSetup.includes(factor)) {
+    throw invalidClaim([{ id: MFA_CLAIM, reason: 'Setting up this factor is not allowed right now' }]);
+  }
+  return state;
+}
+
+/** Records a completed factor in the session and sends the access-token update (no new refresh token). */
+export async function completeFactorInSession(
+  auth: AuthModule,
+  reply: FastifyReply,
+  current: { session: Session; mode: TransferMode },
+  factorId: string,
+): Promise<MfaClaim> {
+  const c = { ...completedFactors(current.session.payload), [factorId]: Math.floor(auth.clock.now() / 1000) };
+  const claim = await auth.mfa.claim(current.session.userId, c);
+  const { tokens } = await auth.sessions.updateClaims(current.session.handle, { [MFA_CLAIM]: claim });
+  sendTokens(auth, reply, current.mode, tokens);
+  return claim;
+}

@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AUTH_BASE_PATH, type AuthModule } from './auth.module.ts';
+import { FdiBadRequest, parseBody, tenantOf, tenantRoute } from './fdi.http.ts';
+import { completeSignIn } from './sign-in.ts';
+
+const SignInUpBody = z.object({
+  thirdPartyId: z.string().min(1).max(64),
+  clientType: z.string().max(64).optional(),
+  redirectURIInfo: z.object({
+    redirectURIOnProviderDashboard: z.string().min(1).max(2000),
+    redirectURIQueryParams: z.record(z.string(), z.string()),
+    pkceCodeVerifier: z.string().min(1).max(200).optional(),
+  }),
+  shouldTryLinkingWithSessionUser: z.boolean().optional(),
+});
+
+/** ThirdParty recipe (CONTRACT §5): authorisation URL with PKCE, then sign in / up with the code. */
+export function thirdPartyRoutes(app: FastifyInstance, auth: AuthModule): void {
+  const { config } = auth;
+  // Callback pages we let providers send people back to: the web app's, on any allowed origin.
+  const origins = [
+    ...new Set(
+      [auth.config.auth.webUrl, config.publicUrl, ...config.corsOrigins].map((u) => new URL(u).origin),
+    ),
+  ];
+  const allowedRedirect = (id: string, uri: string) =>
+    origins.some((origin) => uri === `${origin}${AUTH_BASE_PATH}/callback/${id}`);
+
+  function providerFor(tenantProviders: string[], id: string) {
+    const provider = auth.thirdParty.get(id);
+    if (!provider || !tenantProviders.includes(id)) {
+      throw new FdiBadRequest(`the provider ${id} could not be found in the configuration`);
+    }
+    return provider;
+  }
+
+  tenantRoute(app, 'GET', '/authorisationurl', async (request) => {
+    const tenant = tenantOf(auth, request);
+    const query = request.query as { thirdPartyId?: string; redirectURIOnProviderDashboard?: string };
+    if (!query.thirdPartyId) throw new FdiBadRequest('Please provide the thirdPartyId as a GET param');
+    if (!query.redirectURIOnProviderDashboard) {
+      throw new FdiBadRequest('Please provide the redirectURIOnProviderDashboard as a GET param');
+    }
+    const provider = providerFor(tenant.thirdPartyProviders, query.thirdPartyId);
+    if (!allowedRedirect(provider.id, query.redirectURIOnProviderDashboard)) {
+      throw new FdiBadRequest('redirectURIOnProviderDashboard is not an allowed callback address');
+    }
+    const { url, pkceCodeVerifier } = await auth.thirdParty.authorisationUrl(
+      provider.id,
+      query.redirectURIOnProviderDashboard,
+    );
+    return { status: 'OK', urlWithQueryParams: url, pkceCodeVerifier };
+  });
+
+  tenantRoute(app, 'POST', '/signinup', async (request, reply) => {
+    const tenant = tenantOf(auth, request);
+    const body = parseBody(SignInUpBody, request.body);
+    const provider = providerFor(tenant.thirdPartyProviders, body.thirdPartyId);
+    const info = body.redirectURIInfo;
+    if (!allowedRedirect(provider.id, info.redirectURIOnProviderDashboard)) {
+      throw new FdiBadRequest('redirectURIOnProviderDashboard is not an allowed callback address');
+    }
+    if (!info.redirectURIQueryParams.code) {
+      return {
+        status: 'FIELD_ERROR',
+        error: `${provider.name} did not send an authorisation code. Please try again.`,
+      };
+    }
+    const exchanged = await auth.thirdParty.exchange(provider.id, {
+      redirectUri: info.redirectURIOnProviderDashboard,
+      query: info.redirectURIQueryParams,
+      pkceCodeVerifier: info.pkceCodeVerifier,
+    });
+    if (!exchanged.ok) {
+      return {
+        status: 'GENERAL_ERROR',
+        message: `Signing in with ${provider.name} failed. Please try again.`,
+      };
+    }
+    const { profile } = exchanged;
+    if (!profile.email) return { status: 'NO_EMAIL_GIVEN_BY_PROVIDER' };
+    const signIn = await auth.users.signInUpThirdParty(tenant.id, {
+      thirdPartyId: provider.id,
+      thirdPartyUserId: profile.userId,
+      email: profile.email,
+      verified: profile.emailVerified,
+    });
+    if ('status' in signIn) {
+      return {
+        status: 'SIGN_IN_UP_NOT_ALLOWED',
+        reason:
+          'Cannot sign in / up due to security reasons. Please try a different login method or contact support. (ERR_CODE_006)',
+      };
+    }
+    return completeSignIn(auth, request, reply, signIn, { tenantId: tenant.id, factorId: 'thirdparty' });
+  });
+}

@@ -1,0 +1,47 @@
+import type { Storage } from '../../adapters/storage/index.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { CreditLedger } from '../credits/credit-ledger.service.ts';
+import { ImagesService } from '../images/images.service.ts';
+import { countGenerated } from './generation.repository.ts';
+import { GenerationService, type ModelResolver } from './generation.service.ts';
+import { GenerationWorker } from './generation.worker.ts';
+import { ProgressBus } from './progress.bus.ts';
+
+export interface GenerationModule {
+  bus: ProgressBus;
+  generation: GenerationService;
+  worker: GenerationWorker;
+  images: ImagesService;
+  counter(): Promise<number>;
+}
+
+/** Generation and the gallery, wired once per container. */
+export function createGenerationModule(deps: {
+  db: Database;
+  config: Config;
+  ledger: CreditLedger;
+  queue: JobQueue;
+  storage: Storage;
+  models: ModelResolver;
+}): GenerationModule {
+  const bus = new ProgressBus();
+  const generation = new GenerationService(deps.db, deps.ledger, deps.queue, deps.models, bus);
+  const base = deps.config.generation.webhookBaseUrl;
+  const worker = new GenerationWorker({
+    db: deps.db,
+    storage: deps.storage,
+    models: deps.models,
+    service: generation,
+    bus,
+    webhookUrl: base ? (provider) => `${base}/api/webhooks/${provider}` : undefined,
+  });
+  return {
+    bus,
+    generation,
+    worker,
+    images: new ImagesService(deps.db, deps.storage, deps.config.generation.adminEmails),
+    counter: () => countGenerated(deps.db),
+  };
+}

@@ -1,0 +1,124 @@
+import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { images, jobs, type JobRow } from '../../db/schema/index.ts';
+
+/** Drizzle queries for jobs; each takes the database or an open transaction. */
+
+export const ACTIVE_STATUSES = ['queued', 'running'] as const;
+
+export type NewJob = typeof jobs.$inferInsert;
+
+export async function insertJob(db: DbOrTx, job: NewJob): Promise<JobRow> {
+  const [row] = await db.insert(jobs).values(job).returning();
+  return row!;
+}
+
+export async function findJob(db: DbOrTx, id: string): Promise<JobRow | undefined> {
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
+  return row;
+}
+
+export async function findUserJob(db: DbOrTx, userId: string, id: string): Promise<JobRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, id), eq(jobs.userId, userId)));
+  return row;
+}
+
+export async function findByProviderRequest(db: DbOrTx, provider: string, requestId: string) {
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.provider, provider), eq(jobs.providerRequestId, requestId)));
+  return row;
+}
+
+/**
+ * Moves a job between states only from the states given. Returns the updated row, or undefined when
+ * the job was no longer in one of them: that is how "finishes exactly once" is enforced when a
+ * worker, a webhook and a cancel race each other.
+ */
+export async function transition(
+  db: DbOrTx,
+  id: string,
+  from: readonly string[],
+  set: Partial<NewJob>,
+): Promise<JobRow | undefined> {
+  const [row] = await db
+    .update(jobs)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(and(eq(jobs.id, id), inArray(jobs.status, [...from])))
+    .returning();
+  return row;
+}
+
+/** Progress fields only, while the job is still active. */
+export async function updateProgress(db: DbOrTx, id: string, set: Partial<NewJob>): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(and(eq(jobs.id, id), inArray(jobs.status, [...ACTIVE_STATUSES])))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+/** The user's active jobs and those finished in the last day, newest first. */
+export async function listRecentJobs(db: DbOrTx, userId: string, limit = 20): Promise<JobRow[]> {
+  return db
+    .select()
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.userId, userId),
+        or(inArray(jobs.status, [...ACTIVE_STATUSES]), gte(jobs.createdAt, sql`now() - interval '1 day'`)),
+      ),
+    )
+    .orderBy(desc(jobs.createdAt))
+    .limit(limit);
+}
+
+/** How many queued jobs on the same provider are ahead of this one (0 = next). */
+export async function queuedAhead(db: DbOrTx, job: Pick<JobRow, 'provider' | 'createdAt'>): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(jobs)
+    .where(
+      and(eq(jobs.status, 'queued'), eq(jobs.provider, job.provider), lt(jobs.createdAt, job.createdAt)),
+    );
+  return row?.n ?? 0;
+}
+
+/** Image ids produced by each job, oldest first. */
+export async function imageIdsByJob(db: DbOrTx, jobIds: string[]): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>();
+  if (jobIds.length === 0) return result;
+  const rows = await db
+    .select({ id: images.id, jobId: images.jobId })
+    .from(images)
+    .where(inArray(images.jobId, jobIds))
+    .orderBy(images.createdAt, images.id);
+  for (const row of rows) {
+    if (!row.jobId) continue;
+    result.set(row.jobId, [...(result.get(row.jobId) ?? []), row.id]);
+  }
+  return result;
+}
+
+/** A fingerprint of the user's jobs that changes whenever any of them does (for the SSE loop). */
+export async function jobsVersion(db: DbOrTx, userId: string): Promise<string> {
+  const [row] = await db
+    .select({ v: sql<string>`coalesce(max(${jobs.updatedAt})::text, '') || ':' || count(*)::text` })
+    .from(jobs)
+    .where(eq(jobs.userId, userId));
+  return row?.v ?? '';
+}
+
+/** Images generated on Lumina so far (succeeded jobs' outputs; deleting an image does not lower it). */
+export async function countGenerated(db: DbOrTx): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${jobs.numImages}), 0)::int` })
+    .from(jobs)
+    .where(eq(jobs.status, 'succeeded'));
+  return row?.n ?? 0;
+}

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import type { Storage } from '../../adapters/storage/index.ts';
+import {
+  ProviderError,
+  type ProgressUpdate,
+  type RunResult,
+  type TextToImageRequest,
+} from '../../adapters/providers/text-to-image.ts';
+import type { Database } from '../../db/client.ts';
+import type { JobRow } from '../../db/schema/index.ts';
+import { AppError } from '../../errors.ts';
+import { NonRetryableError, type JobContext } from '../../jobs/workers.ts';
+import { deleteImageFiles, storeImageFiles, type StoredImageFiles } from '../images/image-files.ts';
+import { insertImages } from '../images/images.repository.ts';
+import * as repo from './generation.repository.ts';
+import type { GenerationRecipe, GenerationService, ModelResolver } from './generation.service.ts';
+import type { ProgressBus } from './progress.bus.ts';
+
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+/** The provider request for a job, from the recipe stored when it was created. */
+function requestFor(job: JobRow): TextToImageRequest {
+  const recipe = job.input as unknown as GenerationRecipe;
+  return {
+    providerModel: job.providerModel,
+    prompt: recipe.prompt,
+    negativePrompt: recipe.negativePrompt ?? undefined,
+    seed: recipe.seed,
+    width: recipe.width,
+    height: recipe.height,
+    numImages: job.numImages,
+    loraScale: recipe.loraScale ?? undefined,
+    promptStrength: recipe.promptStrength ?? undefined,
+  };
+}
+/** How often a running job looks for a cancel made elsewhere (another process, the API). */
+const CANCEL_CHECK_MS = 1000;
+
+export interface GenerationWorkerDeps {
+  db: Database;
+  storage: Storage;
+  models: ModelResolver;
+  service: GenerationService;
+  bus: ProgressBus;
+  /** The public webhook URL for a provider, when webhooks are configured. */
+  webhookUrl?: (provider: string) => string | undefined;
+}
+
+/**
+ * Runs one generation job: provider → stored originals and thumbnails → image rows with the recipe →
+ * job succeeded, exactly once. Redelivery is safe: a finished job is skipped, and a job whose provider
+ * request was already submitted resumes it instead of paying twice.
+ */
+export class GenerationWorker {
+  constructor(private readonly deps: GenerationWorkerDeps) {}
+
+  async run(jobId: string, ctx: JobContext) {
+    const { db, bus } = this.deps;
+    const job = await repo.findJob(db, jobId);
+    if (!job || TERMINAL.has(job.status)) return { skipped: job?.status ?? 'missing' };
+
+    let resolved;
+    try {
+      resolved = this.deps.models.get(job.modelId);
+    } catch (err) {
+      const reason = err instanceof AppError ? err.userMessage : 'This model is no longer available.';
+      await this.deps.service.finish(job, 'failed', { refund: true, error: reason });
+      throw new NonRetryableError(reason);
+    }
+
+    const running = await repo.transition(db, job.id, repo.ACTIVE_STATUSES, {
+      status: 'running',
+      startedAt: job.startedAt ?? new Date(),
+      attempts: job.attempts + 1,
+      percent: job.percent ?? 0,
+    });
+    if (!running) return { skipped: 'ended before start' };
+    bus.changed(job.userId);
+
+    const recipe = job.input as unknown as GenerationRecipe;
+    const abort = new AbortController();
+    const cancelWatch = setInterval(() => {
+      repo
+        .findJob(db, job.id)
+        .then((current) => {
+          if (current && current.status !== 'running') abort.abort();
+        })
+        .catch(() => undefined);
+    }, CANCEL_CHECK_MS);
+    const startedAt = Date.now();
+
+    try {
+      const result = await resolved.provider.run(requestFor(job), {
+        signal: abort.signal,
+        resumeRequestId: job.providerRequestId ?? undefined,
+        webhookUrl: this.deps.webhookUrl?.(job.provider),
+        onSubmitted: async (requestId) => {
+          await repo.updateProgress(db, job.id, { providerRequestId: requestId });
+        },
+        onProgress: (update) => this.progress(job, update),
+      });
+      return await this.complete(job, recipe, result, Date.now() - startedAt);
+    } catch (err) {
+      return await this.failed(job, err, ctx);
+    } finally {
+      clearInterval(cancelWatch);
+    }
+  }
+
+  /**
+   * After a verified provider webhook: fetch the finished request's result from the provider (the
+   * truth, not the webhook body) and complete the job through the same path as the polling worker,
+   * so whichever gets there first wins and the other changes nothing.
+   */
+  async syncFromProvider(jobId: string) {
+    const job = await repo.findJob(this.deps.db, jobId);
+    if (!job || job.status !== 'running' || !job.providerRequestId)
+      return { skipped: job?.status ?? 'missing' };
+    const { provider } = this.deps.models.get(job.modelId);
+    const result = await provider.run(requestFor(job), {
+      signal: new AbortController().signal,
+      resumeRequestId: job.providerRequestId,
+      onSubmitted: () => undefined,
+      onProgress: () => undefined,
+    });
+    const duration = job.startedAt ? Date.now() - job.startedAt.getTime() : null;
+    return this.complete(job, job.input as unknown as GenerationRecipe, result, duration);
+  }
+
+  private async progress(job: JobRow, update: ProgressUpdate) {
+    const changed = await repo.updateProgress(this.deps.db, job.id, {
+      providerStatus: update.status,
+      queuePosition: update.status === 'queued' ? (update.queuePosition ?? null) : null,
+      percent: update.percent ?? null,
+      message: update.message ?? null,
+    });
+    if (changed) this.deps.bus.changed(job.userId);
+  }
+
+  private async complete(
+    job: JobRow,
+    recipe: GenerationRecipe,
+    result: RunResult,
+    durationMs: number | null,
+  ) {
+    const { db, storage } = this.deps;
+    // Files first (slow, outside any transaction), then one transaction flips the job and adds the rows.
+    const stored: Array<{ id: string; files: StoredImageFiles }> = [];
+    try {
+      for (const image of result.images) {
+        const id = randomUUID();
+        stored.push({ id, files: await storeImageFiles(storage, job.userId, id, image.bytes) });
+      }
+      const finished = await db.transaction(async (tx) => {
+        const done = await repo.transition(tx, job.id, ['running'], {
+          status: 'succeeded',
+          finishedAt: new Date(),
+          percent: 100,
+          queuePosition: null,
+          providerRequestId: result.requestId,
+          message: null,
+        });
+        if (!done) return undefined;
+        await insertImages(
+          tx,
+          stored.map(({ id, files }, i) => ({
+            id,
+            userId: job.userId,
+            jobId: job.id,
+            kind: job.kind,
+            ...files,
+            prompt: recipe.prompt,
+            negativePrompt: recipe.negativePrompt,
+            modelId: job.modelId,
+            provider: job.provider,
+            seed: (result.seed + i) % 2 ** 32,
+            loraScale: recipe.loraScale,
+            promptStrength: recipe.promptStrength,
+            durationMs,
+          })),
+        );
+        return done;
+      });
+      if (!finished) {
+        // Cancelled or finished elsewhere meanwhile: keep nothing of this run.
+        await Promise.all(stored.map(({ files }) => deleteImageFiles(storage, files)));
+        return { skipped: 'ended elsewhere' };
+      }
+      this.deps.bus.changed(job.userId);
+      return { images: stored.map((s) => s.id) };
+    } catch (err) {
+      await Promise.all(stored.map(({ files }) => deleteImageFiles(storage, files).catch(() => undefined)));
+      throw err;
+    }
+  }
+
+  private async failed(job: JobRow, err: unknown, ctx: JobContext): Promise<never> {
+    const current = await repo.findJob(this.deps.db, job.id);
+    if (current && current.status !== 'running') {
+      // Cancelled (or otherwise ended) while the provider worked: nothing more to do.
+      throw new NonRetryableError(`job ${current.status}`);
+    }
+    const transient = !(err instanceof ProviderError) || err.kind === 'transient';
+    if (transient && !ctx.isLastAttempt) {
+      await repo.updateProgress(this.deps.db, job.id, { message: 'Retrying after a temporary problem…' });
+      this.deps.bus.changed(job.userId);
+      throw err;
+    }
+    const reason =
+      err instanceof ProviderError
+        ? err.userMessage
+        : 'The image service had a problem and could not finish this job. Your credits were refunded.';
+    ctx.log.warn({ err, jobId: job.id }, 'generation failed');
+    await this.deps.service.finish(job, 'failed', { refund: true, error: reason });
+    throw new NonRetryableError(reason);
+  }
+}

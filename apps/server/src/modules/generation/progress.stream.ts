@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GenerationService } from './generation.service.ts';
+import type { ProgressBus } from './progress.bus.ts';
+
+/** A fallback re-check that also catches changes made by other processes (separate workers). */
+const RECHECK_MS = 1500;
+/** Comment lines keep proxies from closing an idle stream. */
+const PING_MS = 15_000;
+
+/**
+ * Server-Sent Events for `/api/progress/stream`: a full snapshot on connect and after every change
+ * (`event: progress`, data = `{jobs}`), pushed at once for changes in this process and within
+ * RECHECK_MS for changes elsewhere. Streams end when the server shuts down.
+ */
+export function progressStreams(app: FastifyInstance, service: GenerationService, bus: ProgressBus) {
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const userId = request.user.id;
+    reply.hijack();
+    const raw = reply.raw;
+    // Headers set by earlier hooks (security headers, CORS, request id) still apply.
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-request-id': request.id,
+    });
+    raw.write('retry: 2000\n\n');
+
+    let lastVersion = '';
+    let busy = false;
+    let again = false;
+    let closed = false;
+    const push = async () => {
+      if (closed) return;
+      if (busy) {
+        again = true;
+        return;
+      }
+      busy = true;
+      try {
+        do {
+          again = false;
+          const version = await service.version(userId);
+          if (version === lastVersion || closed) continue;
+          lastVersion = version;
+          const jobs = await service.progress(userId);
+          if (!closed) raw.write(`event: progress\ndata: ${JSON.stringify({ jobs })}\n\n`);
+        } while (again && !closed);
+      } catch (err) {
+        request.log.warn({ err }, 'progress stream update failed');
+      } finally {
+        busy = false;
+      }
+    };
+
+    const unsubscribe = bus.subscribe(userId, () => void push());
+    const recheck = setInterval(() => void push(), RECHECK_MS);
+    const ping = setInterval(() => raw.write(': ping\n\n'), PING_MS);
+    const end = () => {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      clearInterval(recheck);
+      clearInterval(ping);
+      open.delete(end);
+      raw.end();
+    };
+    open.add(end);
+    request.raw.on('close', end);
+    await push();
+  };
+}

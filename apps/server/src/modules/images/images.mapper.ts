@@ -1,0 +1,60 @@
+import type { ImageView } from '@lumina/contracts';
+import type { Storage } from '../../adapters/storage/index.ts';
+import { AppError } from '../../errors.ts';
+import type { Cursor, ImageWithFavorite } from './images.repository.ts';
+
+/** Image URLs are signed and short-lived: private files are never reachable by a guessable address. */
+export const IMAGE_URL_TTL_SECONDS = 60 * 60;
+
+export async function toImageView(
+  storage: Storage,
+  row: ImageWithFavorite,
+  viewerId?: string,
+): Promise<ImageView> {
+  const [url, thumbnailUrl] = await Promise.all([
+    storage.url(row.storageKey, { expiresInSeconds: IMAGE_URL_TTL_SECONDS }),
+    storage.url(row.thumbnailKey, { expiresInSeconds: IMAGE_URL_TTL_SECONDS }),
+  ]);
+  return {
+    id: row.id,
+    url,
+    thumbnail_url: thumbnailUrl,
+    width: row.width,
+    height: row.height,
+    content_type: row.contentType,
+    prompt: row.prompt,
+    negative_prompt: row.negativePrompt,
+    model: row.modelId,
+    provider: row.provider,
+    seed: row.seed,
+    lora_scale: row.loraScale,
+    prompt_strength: row.promptStrength,
+    duration_ms: row.durationMs,
+    kind: row.kind,
+    is_saved: row.isSaved,
+    is_favorite: row.isFavorite,
+    is_example: row.isExample,
+    category: row.category,
+    is_own: viewerId !== undefined && row.userId === viewerId,
+    download_count: row.downloadCount,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Cursors are opaque to clients: base64url of "<iso time>|<id>". */
+export function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): Cursor | undefined {
+  if (!cursor) return undefined;
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const date = at ? new Date(at) : undefined;
+  if (!date || Number.isNaN(date.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'This page cursor is not valid; start again from the first page.',
+    );
+  }
+  return { at: date, id };
+}

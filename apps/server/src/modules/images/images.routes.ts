@@ -1,0 +1,92 @@
+import { contracts } from '@lumina/contracts';
+import type { FastifyInstance } from 'fastify';
+import { route } from '../../http/route.ts';
+import type { ImagesService } from './images.service.ts';
+
+/** The gallery and public examples (spec section 7). Handlers only map the wire to the service. */
+export function imagesRoutes(
+  app: FastifyInstance,
+  images: ImagesService,
+  counter: () => Promise<number>,
+): void {
+  const auth = { preHandler: app.requireUser };
+
+  route(
+    app,
+    contracts.listImages,
+    async ({ user, query }) =>
+      images.list(user, {
+        saved: query.is_saved,
+        favorites: query.is_favorite,
+        examples: query.is_example,
+        category: query.category,
+        modelId: query.model,
+        cursor: query.cursor,
+        limit: query.limit,
+      }),
+    auth,
+  );
+  route(
+    app,
+    contracts.imagesByModel,
+    async ({ user, params, query }) =>
+      images.list(user, { modelId: params.id, cursor: query.cursor, limit: query.limit }),
+    auth,
+  );
+  route(app, contracts.saveImage, async ({ user, params }) => images.save(user, params.id), auth);
+  route(
+    app,
+    contracts.deleteImage,
+    async ({ user, params }) => {
+      await images.delete(user, params.id);
+      return { deleted: true as const };
+    },
+    auth,
+  );
+  route(
+    app,
+    contracts.favoriteImage,
+    async ({ user, params }) => images.favorite(user, params.id, true),
+    auth,
+  );
+  route(
+    app,
+    contracts.unfavoriteImage,
+    async ({ user, params }) => images.favorite(user, params.id, false),
+    auth,
+  );
+  route(
+    app,
+    contracts.publishExample,
+    async ({ user, params, body }) => images.publish(user, params.id, body.category),
+    auth,
+  );
+  route(
+    app,
+    contracts.unpublishExample,
+    async ({ user, params }) => {
+      await images.unpublish(user, params.id);
+      return { unpublished: true as const };
+    },
+    auth,
+  );
+  route(
+    app,
+    contracts.trackDownload,
+    async ({ user, params }) => ({
+      download_count: await images.trackDownload(user, params.id),
+    }),
+    auth,
+  );
+
+  route(app, contracts.listExamples, async ({ query }) =>
+    images.list(undefined, {
+      examples: true,
+      category: query.category,
+      cursor: query.cursor,
+      limit: query.limit,
+    }),
+  );
+  route(app, contracts.exampleCategories, async () => ({ categories: await images.categories() }));
+  route(app, contracts.counter, async () => ({ count: await counter() }));
+}

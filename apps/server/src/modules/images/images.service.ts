@@ -1,0 +1,138 @@
+import type { ImageView } from '@lumina/contracts';
+import type { Storage } from '../../adapters/storage/index.ts';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { users } from '../../db/schema/index.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { deleteImageFiles } from './image-files.ts';
+import * as repo from './images.repository.ts';
+import { decodeCursor, encodeCursor, toImageView } from './images.mapper.ts';
+
+export interface Viewer {
+  id: string;
+}
+
+export interface ListQuery {
+  saved?: boolean;
+  favorites?: boolean;
+  examples?: boolean;
+  category?: string;
+  modelId?: string;
+  cursor?: string;
+  limit: number;
+}
+
+/**
+ * The gallery: a person's own images, their favourites, and public examples. Another person's
+ * private image answers exactly like a missing one (404), so ids reveal nothing.
+ */
+export class ImagesService {
+  constructor(
+    private readonly db: Database,
+    private readonly storage: Storage,
+    private readonly adminEmails: readonly string[],
+  ) {}
+
+  async list(viewer: Viewer | undefined, query: ListQuery) {
+    const filter: repo.ImageFilter = query.examples
+      ? { examples: true, category: query.category, modelId: query.modelId }
+      : {
+          ownerId: query.favorites ? undefined : viewer?.id,
+          favoritesOf: query.favorites ? viewer?.id : undefined,
+          saved: query.saved,
+          modelId: query.modelId,
+        };
+    if (!query.examples && !viewer) throw new AppError('UNAUTHORISED', 'Sign in to see your images.');
+    // One extra row tells whether there is a next page without a count query.
+    const rows = await repo.listImages(
+      this.db,
+      viewer?.id,
+      filter,
+      decodeCursor(query.cursor),
+      query.limit + 1,
+    );
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    const nextCursor =
+      rows.length > query.limit && last
+        ? encodeCursor((query.examples ? last.publishedAt : last.createdAt) ?? last.createdAt, last.id)
+        : null;
+    return {
+      items: await Promise.all(page.map((row) => toImageView(this.storage, row, viewer?.id))),
+      next_cursor: nextCursor,
+    };
+  }
+
+  async save(viewer: Viewer, id: string): Promise<ImageView> {
+    await this.own(viewer, id);
+    await repo.updateImage(this.db, id, { isSaved: true });
+    return this.view(viewer, id);
+  }
+
+  async delete(viewer: Viewer, id: string): Promise<void> {
+    await this.own(viewer, id);
+    const row = await repo.deleteImage(this.db, id);
+    // Rows first: a failure deleting files leaves orphans (harmless), never rows pointing at nothing.
+    if (row) await deleteImageFiles(this.storage, row);
+  }
+
+  async favorite(viewer: Viewer, id: string, on: boolean): Promise<ImageView> {
+    await this.visible(viewer, id);
+    if (on) await repo.addFavorite(this.db, viewer.id, id);
+    else await repo.removeFavorite(this.db, viewer.id, id);
+    return this.view(viewer, id);
+  }
+
+  async publish(viewer: Viewer, id: string, category: string): Promise<ImageView> {
+    await this.own(viewer, id);
+    await repo.updateImage(this.db, id, {
+      isExample: true,
+      category,
+      publishedAt: new Date(),
+      isSaved: true,
+    });
+    return this.view(viewer, id);
+  }
+
+  async unpublish(viewer: Viewer, id: string): Promise<void> {
+    const image = await repo.findImage(this.db, id);
+    if (!image) throw notFound('This image');
+    if (image.userId !== viewer.id && !(image.isExample && (await this.isAdmin(viewer))))
+      throw notFound('This image');
+    await repo.updateImage(this.db, id, { isExample: false, category: null, publishedAt: null });
+  }
+
+  async trackDownload(viewer: Viewer, id: string): Promise<number> {
+    await this.visible(viewer, id);
+    return repo.incrementDownloads(this.db, id);
+  }
+
+  categories() {
+    return repo.exampleCategories(this.db);
+  }
+
+  /** Operators are named by email in ADMIN_EMAILS; they may unpublish anyone's example. */
+  private async isAdmin(viewer: Viewer): Promise<boolean> {
+    if (this.adminEmails.length === 0) return false;
+    const [user] = await this.db.select({ email: users.email }).from(users).where(eq(users.id, viewer.id));
+    return !!user?.email && this.adminEmails.includes(user.email.toLowerCase());
+  }
+
+  private async view(viewer: Viewer, id: string): Promise<ImageView> {
+    const row = await repo.findImage(this.db, id, viewer.id);
+    if (!row) throw notFound('This image');
+    return toImageView(this.storage, row, viewer.id);
+  }
+
+  private async own(viewer: Viewer, id: string) {
+    const row = await repo.findImage(this.db, id);
+    if (!row || row.userId !== viewer.id) throw notFound('This image');
+    return row;
+  }
+
+  private async visible(viewer: Viewer, id: string) {
+    const row = await repo.findImage(this.db, id);
+    if (!row || (row.userId !== viewer.id && !row.isExample)) throw notFound('This image');
+    return row;
+  }
+}

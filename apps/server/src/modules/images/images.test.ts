@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createImage } from '../../../test/factories.ts';
+import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { signedInClient, type Client } from '../../../test/support/api.ts';
+
+type Item = {
+  id: string;
+  is_saved: boolean;
+  is_favorite: boolean;
+  is_example: boolean;
+  category: string | null;
+};
+
+describe(`gallery on ${testDb}`, () => {
+  let env: TestEnv;
+  let alice: Client;
+  let bob: Client;
+  let admin: Client;
+
+  beforeAll(async () => {
+    env = await startTestEnv({ workers: false, env: { ADMIN_EMAILS: 'ops@lumina.test' } });
+    alice = await signedInClient(env, 'alice');
+    bob = await signedInClient(env, 'bob');
+    const { signIn } = await import('../auth/auth.test-helpers.ts');
+    const session = await signIn(env, 'ops@lumina.test');
+    admin = {
+      userId: session.userId,
+      email: 'ops@lumina.test',
+      call: (method, url, payload) =>
+        env.app.inject({
+          method,
+          url,
+          headers: { authorization: `Bearer ${session.accessToken}` },
+          ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+        }),
+    };
+  });
+  afterAll(() => env.close());
+
+  const ids = (res: { json(): { items: Item[] } }) => res.json().items.map((i) => i.id);
+
+  it('pages through a person’s images newest first with a cursor', async () => {
+    const made = [];
+    for (let i = 0; i < 7; i++) {
+      made.push(await createImage(env, alice.userId, { createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) }));
+    }
+    const newestFirst = made.map((m) => m.id).reverse();
+    const first = await alice.call('GET', '/api/images?limit=3');
+    expect(ids(first)).toEqual(newestFirst.slice(0, 3));
+    const second = await alice.call('GET', `/api/images?limit=3&cursor=${first.json().next_cursor}`);
+    expect(ids(second)).toEqual(newestFirst.slice(3, 6));
+    const third = await alice.call('GET', `/api/images?limit=3&cursor=${second.json().next_cursor}`);
+    expect(ids(third)).toEqual(newestFirst.slice(6));
+    expect(third.json().next_cursor).toBeNull();
+
+    const bad = await alice.call('GET', '/api/images?cursor=not-a-cursor');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/cursor is not valid/);
+    expect((await alice.call('GET', '/api/images?limit=1000')).statusCode).toBe(400);
+  });
+
+  it('saves, favourites and filters', async () => {
+    const a = await createImage(env, alice.userId);
+    const b = await createImage(env, alice.userId);
+    const saved = await alice.call('PUT', `/api/images/${a.id}`);
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ id: a.id, is_saved: true });
+    expect(ids(await alice.call('GET', '/api/images?is_saved=true'))).toEqual([a.id]);
+
+    const fav = await alice.call('PUT', `/api/images/${b.id}/favorite`);
+    expect(fav.json()).toMatchObject({ is_favorite: true });
+    // Idempotent.
+    expect((await alice.call('PUT', `/api/images/${b.id}/favorite`)).statusCode).toBe(200);
+    expect(ids(await alice.call('GET', '/api/images?is_favorite=true'))).toEqual([b.id]);
+    const unfav = await alice.call('DELETE', `/api/images/${b.id}/favorite`);
+    expect(unfav.json()).toMatchObject({ is_favorite: false });
+    expect(ids(await alice.call('GET', '/api/images?is_favorite=true'))).toEqual([]);
+  });
+
+  it('lists images made with a model', async () => {
+    const other = await createImage(env, alice.userId, { modelId: 'flux-dev', provider: 'fal' });
+    const res = await alice.call('GET', '/api/images/models/flux-dev');
+    expect(ids(res)).toEqual([other.id]);
+    expect(ids(await alice.call('GET', '/api/images?model=flux-dev'))).toEqual([other.id]);
+  });
+
+  it('publishes examples by category for everyone, and lets only the owner or an operator unpublish', async () => {
+    const image = await createImage(env, alice.userId, { prompt: 'published landscape' });
+    const bad = await alice.call('PUT', `/api/example_images/${image.id}`, { category: '<script>' });
+    expect(bad.statusCode).toBe(400);
+    const published = await alice.call('PUT', `/api/example_images/${image.id}`, { category: 'Landscapes' });
+    expect(published.json()).toMatchObject({ is_example: true, category: 'Landscapes', is_saved: true });
+
+    // Public listing, no session needed.
+    const pub = await env.app.inject({ method: 'GET', url: '/api/example_images?category=Landscapes' });
+    expect(pub.statusCode).toBe(200);
+    expect(ids(pub)).toContain(image.id);
+    const publicFile = await env.app.inject({ method: 'GET', url: pub.json().items[0].url });
+    expect(publicFile.statusCode).toBe(200);
+    const categories = await env.app.inject({ method: 'GET', url: '/api/example_images/categories' });
+    expect(categories.json().categories).toContainEqual({ name: 'Landscapes', count: 1 });
+
+    // The spec's gallery query: is_example=true with or without a category.
+    expect(ids(await bob.call('GET', '/api/images?is_example=true'))).toContain(image.id);
+    expect(ids(await bob.call('GET', '/api/images?is_example=true&category=Portraits'))).not.toContain(
+      image.id,
+    );
+
+    // Others may favourite and download an example, not change it.
+    expect((await bob.call('PUT', `/api/images/${image.id}/favorite`)).json()).toMatchObject({
+      is_favorite: true,
+      is_own: false,
+    });
+    expect(ids(await bob.call('GET', '/api/images?is_favorite=true'))).toEqual([image.id]);
+    expect((await bob.call('POST', `/api/track/images/${image.id}`)).json()).toEqual({ download_count: 1 });
+    expect((await bob.call('PUT', `/api/images/${image.id}`)).statusCode).toBe(404);
+    expect((await bob.call('DELETE', `/api/images/${image.id}`)).statusCode).toBe(404);
+    expect((await bob.call('DELETE', `/api/example_images/${image.id}`)).statusCode).toBe(404);
+
+    // An operator can take it down.
+    const down = await admin.call('DELETE', `/api/example_images/${image.id}`);
+    expect(down.statusCode).toBe(200);
+    expect(ids(await env.app.inject({ method: 'GET', url: '/api/example_images' }))).not.toContain(image.id);
+    // Now private again: Bob loses access, though his favourite row stays harmless.
+    expect((await bob.call('POST', `/api/track/images/${image.id}`)).statusCode).toBe(404);
+  });
+
+  it('counts downloads of own images', async () => {
+    const image = await createImage(env, alice.userId);
+    await alice.call('POST', `/api/track/images/${image.id}`);
+    expect((await alice.call('POST', `/api/track/images/${image.id}`)).json()).toEqual({ download_count: 2 });
+  });
+
+  it('deletes an image with its files', async () => {
+    const image = await createImage(env, alice.userId);
+    const { storage } = env.container;
+    expect(await storage.exists(image.storageKey)).toBe(true);
+    const res = await alice.call('DELETE', `/api/images/${image.id}`);
+    expect(res.json()).toEqual({ deleted: true });
+    expect(await storage.exists(image.storageKey)).toBe(false);
+    expect(await storage.exists(image.thumbnailKey)).toBe(false);
+    expect((await alice.call('DELETE', `/api/images/${image.id}`)).statusCode).toBe(404);
+  });
+
+  it('rejects malformed ids with a 400, not a 500', async () => {
+    const res = await alice.call('PUT', '/api/images/not-a-uuid');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/Not an image id/);
+  });
+
+  it('serves another person’s private file only through its signed URL, and not after tampering', async () => {
+    const image = await createImage(env, alice.userId);
+    const [mine] = (await alice.call('GET', '/api/images?limit=1')).json().items;
+    expect(mine.id).toBe(image.id);
+    const tampered = mine.url.replace(/signature=[0-9a-f]{4}/, 'signature=0000');
+    expect((await env.app.inject({ method: 'GET', url: tampered })).statusCode).toBe(404);
+    const otherKey = mine.url.replace(alice.userId, bob.userId);
+    expect((await env.app.inject({ method: 'GET', url: otherKey })).statusCode).toBe(404);
+  });
+
+  it('shows the public counter of generated images', async () => {
+    const res = await env.app.inject({ method: 'GET', url: '/api/counter' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().count).toBeGreaterThanOrEqual(0);
+  });
+});

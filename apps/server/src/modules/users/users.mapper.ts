@@ -1,0 +1,57 @@
+import type { AuthLoginMethodRow, UserRow } from '../../db/schema/index.ts';
+
+/** The FDI 4.x `user` object (CONTRACT §3). `loginMethods` must be present or the prebuilt UI crashes. */
+export interface FdiUser {
+  id: string;
+  isPrimaryUser: boolean;
+  tenantIds: string[];
+  timeJoined: number;
+  emails: string[];
+  phoneNumbers: string[];
+  thirdParty: Array<{ id: string; userId: string }>;
+  webauthn: { credentialIds: string[] };
+  loginMethods: FdiLoginMethod[];
+}
+
+export interface FdiLoginMethod {
+  recipeId: string;
+  recipeUserId: string;
+  tenantIds: string[];
+  timeJoined: number;
+  verified: boolean;
+  email?: string;
+  phoneNumber?: string;
+  thirdParty?: { id: string; userId: string };
+}
+
+const unique = <T>(values: T[]) => [...new Set(values)];
+
+export function toFdiUser(user: UserRow, methods: AuthLoginMethodRow[]): FdiUser {
+  const loginMethods = methods.map(toFdiLoginMethod);
+  return {
+    id: user.id,
+    isPrimaryUser: methods.length > 1,
+    tenantIds: unique(methods.flatMap((m) => m.tenantIds)),
+    timeJoined: user.createdAt.getTime(),
+    emails: unique(methods.flatMap((m) => (m.email ? [m.email] : []))),
+    phoneNumbers: unique(methods.flatMap((m) => (m.phoneNumber ? [m.phoneNumber] : []))),
+    thirdParty: loginMethods.flatMap((m) => (m.thirdParty ? [m.thirdParty] : [])),
+    webauthn: { credentialIds: [] },
+    loginMethods,
+  };
+}
+
+function toFdiLoginMethod(m: AuthLoginMethodRow): FdiLoginMethod {
+  return {
+    recipeId: m.recipeId,
+    recipeUserId: m.id,
+    tenantIds: m.tenantIds,
+    timeJoined: m.createdAt.getTime(),
+    verified: m.verified,
+    ...(m.email ? { email: m.email } : {}),
+    ...(m.phoneNumber ? { phoneNumber: m.phoneNumber } : {}),
+    ...(m.thirdPartyId && m.thirdPartyUserId
+      ? { thirdParty: { id: m.thirdPartyId, userId: m.thirdPartyUserId } }
+      : {}),
+  };
+}

@@ -1,0 +1,105 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { authLoginMethods, users, type AuthLoginMethodRow, type UserRow } from '../../db/schema/index.ts';
+
+/** Queries on users and their login methods. */
+
+export async function findUser(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1);
+  return row;
+}
+
+export async function insertUser(
+  db: DbOrTx,
+  values: { id?: string; email: string | null },
+): Promise<UserRow> {
+  const [row] = await db.insert(users).values(values).returning();
+  return row!;
+}
+
+export async function loginMethodsOf(db: DbOrTx, userId: string): Promise<AuthLoginMethodRow[]> {
+  return db
+    .select()
+    .from(authLoginMethods)
+    .where(eq(authLoginMethods.userId, userId))
+    .orderBy(asc(authLoginMethods.createdAt), asc(authLoginMethods.id));
+}
+
+export async function findPasswordlessMethod(
+  db: DbOrTx,
+  contact: { email?: string; phoneNumber?: string },
+): Promise<AuthLoginMethodRow | undefined> {
+  const where = contact.email
+    ? sql`lower(${authLoginMethods.email}) = lower(${contact.email})`
+    : eq(authLoginMethods.phoneNumber, contact.phoneNumber ?? '');
+  const [row] = await db
+    .select()
+    .from(authLoginMethods)
+    .where(and(eq(authLoginMethods.recipeId, 'passwordless'), where))
+    .limit(1);
+  return row;
+}
+
+export async function insertLoginMethod(
+  db: DbOrTx,
+  values: typeof authLoginMethods.$inferInsert,
+): Promise<AuthLoginMethodRow> {
+  const [row] = await db.insert(authLoginMethods).values(values).returning();
+  return row!;
+}
+
+export async function addTenantToLoginMethod(db: DbOrTx, id: string, tenantId: string): Promise<void> {
+  await db
+    .update(authLoginMethods)
+    .set({ tenantIds: sql`array_append(${authLoginMethods.tenantIds}, ${tenantId})` })
+    .where(and(eq(authLoginMethods.id, id), sql`not (${tenantId} = any(${authLoginMethods.tenantIds}))`));
+}
+
+export async function findLoginMethod(db: DbOrTx, id: string): Promise<AuthLoginMethodRow | undefined> {
+  const [row] = await db.select().from(authLoginMethods).where(eq(authLoginMethods.id, id)).limit(1);
+  return row;
+}
+
+export async function setLoginMethodVerified(db: DbOrTx, id: string): Promise<void> {
+  await db.update(authLoginMethods).set({ verified: true }).where(eq(authLoginMethods.id, id));
+}
+
+export async function findThirdPartyMethod(db: DbOrTx, thirdPartyId: string, thirdPartyUserId: string) {
+  const [row] = await db
+    .select()
+    .from(authLoginMethods)
+    .where(
+      and(
+        eq(authLoginMethods.recipeId, 'thirdparty'),
+        eq(authLoginMethods.thirdPartyId, thirdPartyId),
+        eq(authLoginMethods.thirdPartyUserId, thirdPartyUserId),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function updateLoginMethodEmail(
+  db: DbOrTx,
+  id: string,
+  email: string | null,
+  verified: boolean,
+) {
+  await db.update(authLoginMethods).set({ email, verified }).where(eq(authLoginMethods.id, id));
+}
+
+export async function setUserEmailIfUnset(db: DbOrTx, userId: string, email: string) {
+  await db
+    .update(users)
+    .set({ email, updatedAt: new Date() })
+    .where(and(eq(users.id, userId), sql`${users.email} is null`));
+}

@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, DbOrTx } from '../../db/client.ts';
+import type { AuthLoginMethodRow, UserRow } from '../../db/schema/index.ts';
+import { notFound } from '../../errors.ts';
+import type { Clock } from '../auth/clock.ts';
+import { toFdiUser, type FdiUser } from './users.mapper.ts';
+import * as repo from './users.repository.ts';
+
+export interface SignInResult {
+  user: FdiUser;
+  loginMethod: AuthLoginMethodRow;
+  createdNewRecipeUser: boolean;
+  /** A row was added to `users` (the first sign-in of this person). */
+  isNewUser: boolean;
+}
+
+/**
+ * Our users and the ways they sign in. A new person gets a `users` row at first sign-in; a verified
+ * email that already belongs to a user links the new login method to that user.
+ */
+export class UserDirectory {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(userId: string): Promise<FdiUser | undefined> {
+    const user = await repo.findUser(this.db, userId);
+    return user ? toFdiUser(user, await repo.loginMethodsOf(this.db, userId)) : undefined;
+  }
+
+  /** The product's view of a user: `{ id, email }`. */
+  async profile(userId: string): Promise<{ id: string; email: string | null }> {
+    const user = await repo.findUser(this.db, userId);
+    if (!user) throw notFound('The user');
+    const email =
+      user.email ?? (await repo.loginMethodsOf(this.db, userId)).find((m) => m.email)?.email ?? null;
+    return { id: user.id, email };
+  }
+
+  async passwordlessMethod(contact: { email?: string; phoneNumber?: string }) {
+    return repo.findPasswordlessMethod(this.db, contact);
+  }
+
+  /**
+   * Signs a passwordless contact in or up in a tenant. A code sent to the address proves it, so the
+   * login method is verified. With `linkToUserId` (an MFA factor set up from a session) a new contact
+   * joins that user instead.
+   */
+  async signInUpPasswordless(
+    tenantId: string,
+    contact: { email?: string; phoneNumber?: string },
+    options: { linkToUserId?: string } = {},
+  ): Promise<SignInResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.db.transaction(async (tx) => {
+          const existing = await repo.findPasswordlessMethod(tx, contact);
+          if (existing) {
+            await repo.addTenantToLoginMethod(tx, existing.id, tenantId);
+            if (!existing.verified) await repo.setLoginMethodVerified(tx, existing.id);
+            return this.result(tx, existing.userId, existing.id, false, false);
+          }
+          let user: UserRow | undefined;
+          if (options.linkToUserId) user = await repo.findUser(tx, options.linkToUserId);
+          else if (contact.email) user = await repo.findUserByEmail(tx, contact.email);
+          const isNewUser = !user;
+          const id = randomUUID();
+          user ??= await repo.insertUser(tx, { id, email: contact.email ?? null });
+          const method = await repo.insertLoginMethod(tx, {
+            id: isNewUser ? user.id : id,
+            userId: user.id,
+            recipeId: 'passwordless',
+            email: contact.email ?? null,
+            phoneNumber: contact.phoneNumber ?? null,
+            verified: true,
+            tenantIds: [tenantId],
+            createdAt: new Date(this.clock.now()),
+          });
+          return this.result(tx, user.id, method.id, true, isNewUser);
+        });
+      } catch (err) {
+        // Two first sign-ins of the same address at once: the loser retries and finds the winner's row.
+        if (attempt < 2 && isUniqueViolation(err)) continue;
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * Signs a third-party account in or up. A verified email that already belongs to a user links the
+   * account to that user; an unverified one never links and may not take over an existing address.
+   */
+  async signInUpThirdParty(
+    tenantId: string,
+    account: { thirdPartyId: string; thirdPartyUserId: string; email: string; verified: boolean },
+  ): Promise<SignInResult | { status: 'EMAIL_IN_USE' }> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.db.transaction(async (tx) => {
+          const existing = await repo.findThirdPartyMethod(
+            tx,
+            account.thirdPartyId,
+            account.thirdPartyUserId,
+          );
+          if (existing) {
+            await repo.addTenantToLoginMethod(tx, existing.id, tenantId);
+            if (existing.email !== account.email || existing.verified !== account.verified) {
+              await repo.updateLoginMethodEmail(
+                tx,
+                existing.id,
+                account.email,
+                existing.verified || account.verified,
+              );
+            }
+            if (account.verified) await claimEmail(tx, existing.userId, account.email);
+            return this.result(tx, existing.userId, existing.id, false, false);
+          }
+          const owner = await repo.findUserByEmail(tx, account.email);
+          if (owner && !account.verified) return { status: 'EMAIL_IN_USE' as const };
+          const isNewUser = !owner;
+          const id = randomUUID();
+          // An unverified address is not claimed on the user row, so it can never link other accounts.
+          const user =
+            owner ?? (await repo.insertUser(tx, { id, email: account.verified ? account.email : null }));
+          const method = await repo.insertLoginMethod(tx, {
+            id: isNewUser ? user.id : id,
+            userId: user.id,
+            recipeId: 'thirdparty',
+            email: account.email,
+            thirdPartyId: account.thirdPartyId,
+            thirdPartyUserId: account.thirdPartyUserId,
+            verified: account.verified,
+            tenantIds: [tenantId],
+            createdAt: new Date(this.clock.now()),
+          });
+          return this.result(tx, user.id, method.id, true, isNewUser);
+        });
+      } catch (err) {
+        if (attempt < 2 && isUniqueViolation(err)) continue;
+        throw err;
+      }
+    }
+  }
+
+  /** Marks a login method's email verified (and gives the user that email when it has none). */
+  async setVerified(loginMethodId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const method = await repo.findLoginMethod(tx, loginMethodId);
+      if (!method) return;
+      await repo.setLoginMethodVerified(tx, loginMethodId);
+      if (method.email) await claimEmail(tx, method.userId, method.email);
+    });
+  }
+
+  async loginMethod(id: string) {
+    return repo.findLoginMethod(this.db, id);
+  }
+
+  private async result(
+    tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+    userId: string,
+    loginMethodId: string,
+    createdNewRecipeUser: boolean,
+    isNewUser: boolean,
+  ): Promise<SignInResult> {
+    const user = (await repo.findUser(tx, userId))!;
+    const methods = await repo.loginMethodsOf(tx, userId);
+    return {
+      user: toFdiUser(user, methods),
+      loginMethod: methods.find((m) => m.id === loginMethodId)!,
+      createdNewRecipeUser,
+      isNewUser,
+    };
+  }
+}
+
+/** Sets the user's email when unset and no other user holds it (a verified address only). */
+async function claimEmail(tx: DbOrTx, userId: string, email: string): Promise<void> {
+  const holder = await repo.findUserByEmail(tx, email);
+  if (!holder) await repo.setUserEmailIfUnset(tx, userId, email);
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,367 @@
+import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fakePng, loopbackFetch } from './png.ts';
+
+/**
+ * A local stand-in for fal.ai's queue API (queue.fal.run), its CDN and its webhook JWKS, speaking the
+ * wire protocol `@fal-ai/client` 1.x uses (shared/reference/providers/fal.md). Point the official
+ * client at it with `requestMiddleware` rewriting `https://queue.fal.run` to `url` (the adapter's
+ * `baseUrl` option does exactly that). Each submitted request follows a scripted scenario.
+ */
+
+export interface FalScenario {
+  /** Status polls answered IN_QUEUE before the request starts; queue_position counts down to 0. Default 1. */
+  queuedPolls?: number;
+  /** Status polls answered IN_PROGRESS (one more log line "step i/N" each) before COMPLETED. Default 2. */
+  runningPolls?: number;
+  /**
+   * How the request ends. `model-error`: result 500 (the runner crashed). `rejected`: result 422 with
+   * field errors. `content-policy`: result 422 `content_policy_violation`. `nsfw`: 200 with every image
+   * flagged by the safety checker. `never`: stays IN_PROGRESS forever (timeouts).
+   */
+  outcome?: 'success' | 'model-error' | 'rejected' | 'content-policy' | 'nsfw' | 'never';
+  /** Submit answers 422 (input validation) instead of queueing. */
+  rejectAtSubmit?: boolean;
+  /** The first N calls of each kind for this request answer 500 before behaving normally. */
+  submitErrors?: number;
+  statusErrors?: number;
+  resultErrors?: number;
+}
+
+export interface FalFakeRequest {
+  requestId: string;
+  endpoint: string;
+  input: Record<string, unknown>;
+  webhookUrl?: string;
+  scenario: FalScenario;
+  statusPolls: number;
+  resultCalls: number;
+  cancelled: boolean;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface FalFake {
+  /** Base URL of the fake (the queue API lives at its root, like https://queue.fal.run). */
+  url: string;
+  /** Where the fake serves its webhook signing key set. */
+  jwksUrl: string;
+  /** The credentials the fake accepts (`Authorization: Key <key>`). */
+  key: string;
+  /** Scenarios for the next submits, used in order; later submits use `defaultScenario`. */
+  scenario(...next: FalScenario[]): void;
+  /** Forgets scenarios not yet used and resets `defaultScenario` (call between tests). */
+  reset(): void;
+  defaultScenario: FalScenario;
+  /** Every HTTP request the fake received, in order. */
+  received: RecordedRequest[];
+  /** Submitted requests by request id. */
+  requests: Map<string, FalFakeRequest>;
+  /** The PNG bytes served for a request's n-th output image. */
+  imageBytes(requestId: string, index?: number): Promise<Buffer>;
+  /** The webhook fal would POST for a finished request: raw body and signature headers. */
+  signWebhook(
+    requestId: string,
+    options?: { timestamp?: number; userId?: string; key?: KeyObject },
+  ): Promise<{ body: string; headers: Record<string, string> }>;
+  /** POSTs that webhook to the URL given at submit (or `url`); resolves to the receiver's HTTP status. */
+  sendWebhook(requestId: string, options?: { url?: string; timestamp?: number }): Promise<number>;
+  /** How many times the JWKS was fetched (to test key caching). */
+  jwksFetches: number;
+  /** A fetch for the client under test that refuses anything but 127.0.0.1 and records URLs in `urlsSeen`. */
+  fetch: typeof fetch;
+  urlsSeen: string[];
+  close(): Promise<void>;
+}
+
+const DEFAULT_SIZE = 64;
+
+export async function startFalFake(options: { key?: string } = {}): Promise<FalFake> {
+  const key = options.key ?? 'test-key-id:test-key-secret';
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'fake-fal-1' };
+  const requests = new Map<string, FalFakeRequest>();
+  const received: RecordedRequest[] = [];
+  const pending: FalScenario[] = [];
+  const urlsSeen: string[] = [];
+
+  const fake: FalFake = {
+    url: '',
+    jwksUrl: '',
+    key,
+    scenario: (...next) => void pending.push(...next),
+    reset: () => {
+      pending.length = 0;
+      fake.defaultScenario = {};
+    },
+    defaultScenario: {},
+    received,
+    requests,
+    imageBytes: (requestId, index = 0) => {
+      const req = requests.get(requestId);
+      if (!req) throw new Error(`no request ${requestId}`);
+      const { width, height } = outputSize(req.input);
+      return fakePng(width, height, index);
+    },
+    signWebhook: async (requestId, opts = {}) => {
+      const req = requests.get(requestId);
+      if (!req) throw new Error(`no request ${requestId}`);
+      const body = JSON.stringify(await webhookBody(req));
+      const timestamp = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
+      const userId = opts.userId ?? 'fake-user';
+      const message = [requestId, userId, timestamp, createHash('sha256').update(body).digest('hex')].join(
+        '\n',
+      );
+      const signature = sign(null, Buffer.from(message, 'utf8'), opts.key ?? privateKey).toString('hex');
+      return {
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'x-fal-webhook-request-id': requestId,
+          'x-fal-webhook-user-id': userId,
+          'x-fal-webhook-timestamp': timestamp,
+          'x-fal-webhook-signature': signature,
+        },
+      };
+    },
+    sendWebhook: async (requestId, opts = {}) => {
+      const target = opts.url ?? requests.get(requestId)?.webhookUrl;
+      if (!target) throw new Error(`request ${requestId} has no webhook URL`);
+      const { body, headers } = await fake.signWebhook(requestId, { timestamp: opts.timestamp });
+      const res = await fetch(target, { method: 'POST', headers, body });
+      return res.status;
+    },
+    jwksFetches: 0,
+    fetch: loopbackFetch(urlsSeen),
+    urlsSeen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+
+  async function webhookBody(req: FalFakeRequest): Promise<Record<string, unknown>> {
+    const base = { request_id: req.requestId, gateway_request_id: req.requestId };
+    const result = await resultFor(req);
+    if (result.status === 200) return { ...base, status: 'OK', payload: result.body };
+    return { ...base, status: 'ERROR', error: `Invalid status code: ${result.status}`, payload: result.body };
+  }
+
+  function outputSize(input: Record<string, unknown>): { width: number; height: number } {
+    const size = input.image_size as { width?: number; height?: number } | undefined;
+    return {
+      width: typeof size?.width === 'number' ? size.width : DEFAULT_SIZE,
+      height: typeof size?.height === 'number' ? size.height : DEFAULT_SIZE,
+    };
+  }
+
+  function queueUrls(req: FalFakeRequest) {
+    const [owner, app] = req.endpoint.split('/');
+    const base = `${fake.url}/${owner}/${app}/requests/${req.requestId}`;
+    return { response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel` };
+  }
+
+  function phase(req: FalFakeRequest): 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' {
+    if (req.cancelled) return 'COMPLETED';
+    const queued = req.scenario.queuedPolls ?? 1;
+    const running = req.scenario.runningPolls ?? 2;
+    if (req.statusPolls <= queued) return 'IN_QUEUE';
+    if (req.scenario.outcome === 'never' || req.statusPolls <= queued + running) return 'IN_PROGRESS';
+    return 'COMPLETED';
+  }
+
+  function logsFor(req: FalFakeRequest): Array<Record<string, string>> {
+    const queued = req.scenario.queuedPolls ?? 1;
+    const running = req.scenario.runningPolls ?? 2;
+    const steps = Math.min(Math.max(req.statusPolls - queued, 0), running);
+    return Array.from({ length: steps }, (_, i) => ({
+      message: `step ${i + 1}/${running}`,
+      level: 'INFO',
+      source: 'USER',
+      timestamp: new Date().toISOString(),
+    }));
+  }
+
+  async function resultFor(req: FalFakeRequest): Promise<{ status: number; body: unknown }> {
+    if (req.cancelled) {
+      // fal does not document the result of a cancelled request; we answer as for other failed ones.
+      return { status: 400, body: { detail: 'Request was cancelled.', error_type: 'request_cancelled' } };
+    }
+    if (phase(req) !== 'COMPLETED') return { status: 400, body: { detail: 'Request is still in progress' } };
+    switch (req.scenario.outcome ?? 'success') {
+      case 'model-error':
+        return {
+          status: 500,
+          body: { detail: 'Internal error: CUDA out of memory', error_type: 'internal_error' },
+        };
+      case 'rejected':
+        return {
+          status: 422,
+          body: {
+            detail: [
+              {
+                loc: ['body', 'num_inference_steps'],
+                msg: 'ensure this value is less than or equal to 50',
+                type: 'value_error.number.not_le',
+              },
+            ],
+          },
+        };
+      case 'content-policy':
+        return {
+          status: 422,
+          body: {
+            detail: [
+              {
+                loc: ['body', 'prompt'],
+                msg: 'The prompt was flagged by the content checker.',
+                type: 'content_policy_violation',
+              },
+            ],
+          },
+        };
+      default: {
+        const { width, height } = outputSize(req.input);
+        const count = typeof req.input.num_images === 'number' ? req.input.num_images : 1;
+        const nsfw = req.scenario.outcome === 'nsfw';
+        return {
+          status: 200,
+          body: {
+            images: Array.from({ length: count }, (_, i) => ({
+              url: `${fake.url}/files/${req.requestId}/${i}.png`,
+              width,
+              height,
+              content_type: 'image/png',
+            })),
+            seed: typeof req.input.seed === 'number' ? req.input.seed : 1234,
+            has_nsfw_concepts: Array.from({ length: count }, () => nsfw),
+            prompt: req.input.prompt,
+            timings: { inference: 0.01 },
+          },
+        };
+      }
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) json(res, 500, { detail: String(error) });
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', fake.url);
+    const method = req.method ?? 'GET';
+    received.push({ method, path: url.pathname, query: url.searchParams, headers: req.headers, body });
+    const parts = url.pathname.split('/').filter(Boolean);
+
+    // Public routes: the CDN and the webhook key set.
+    if (method === 'GET' && url.pathname === '/.well-known/jwks.json') {
+      fake.jwksFetches++;
+      return json(res, 200, { keys: [jwk] });
+    }
+    if (method === 'GET' && parts[0] === 'files' && parts.length === 3) {
+      const request = requests.get(parts[1]!);
+      if (!request) return json(res, 404, { detail: 'Not found' });
+      const png = await fake.imageBytes(request.requestId, Number.parseInt(parts[2]!, 10));
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
+      return res.end(png);
+    }
+
+    if (req.headers.authorization !== `Key ${key}`) return json(res, 401, { detail: 'Unauthorized' });
+
+    // GET|PUT /{owner}/{app}/requests/{id}[/status|/cancel]: status, result, cancel (keyed by id only).
+    if (parts.length >= 4 && parts[2] === 'requests') {
+      const request = requests.get(parts[3]!);
+      if (!request) return json(res, 404, { detail: 'Request not found', status: 'NOT_FOUND' });
+      const action = parts[4];
+      if (method === 'GET' && action === 'status') {
+        if ((request.scenario.statusErrors ?? 0) > 0) {
+          request.scenario.statusErrors!--;
+          return json(res, 500, { detail: 'Internal Server Error' });
+        }
+        request.statusPolls++;
+        const status = phase(request);
+        const logs = url.searchParams.get('logs') === '1' ? logsFor(request) : null;
+        const queued = request.scenario.queuedPolls ?? 1;
+        const body: Record<string, unknown> = {
+          status,
+          request_id: request.requestId,
+          ...queueUrls(request),
+        };
+        if (status === 'IN_QUEUE') body.queue_position = queued - request.statusPolls;
+        else body.logs = logs;
+        if (status === 'COMPLETED') body.metrics = { inference_time: 0.01 };
+        return json(res, status === 'COMPLETED' ? 200 : 202, body);
+      }
+      if (method === 'GET' && action === undefined) {
+        request.resultCalls++;
+        if ((request.scenario.resultErrors ?? 0) > 0) {
+          request.scenario.resultErrors!--;
+          return json(res, 500, { detail: 'Internal Server Error' });
+        }
+        const result = await resultFor(request);
+        return json(res, result.status, result.body, { 'x-fal-request-id': request.requestId });
+      }
+      if (method === 'PUT' && action === 'cancel') {
+        if (phase(request) === 'COMPLETED') return json(res, 400, { status: 'ALREADY_COMPLETED' });
+        request.cancelled = true;
+        return json(res, 202, { status: 'CANCELLATION_REQUESTED' });
+      }
+      return json(res, 405, { detail: 'Method not allowed' });
+    }
+
+    // POST /{owner}/{app}[/{path}]: submit to the queue.
+    if (method === 'POST' && parts.length >= 2) {
+      const scenario = { ...(pending.shift() ?? fake.defaultScenario) };
+      if ((scenario.submitErrors ?? 0) > 0) {
+        // A retry of this submit (by the client or the next job attempt) gets one error fewer.
+        pending.unshift({ ...scenario, submitErrors: scenario.submitErrors! - 1 });
+        return json(res, 500, { detail: 'Internal Server Error' });
+      }
+      if (scenario.rejectAtSubmit) {
+        return json(res, 422, {
+          detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }],
+        });
+      }
+      const request: FalFakeRequest = {
+        requestId: randomUUID(),
+        endpoint: parts.join('/'),
+        input: body ? (JSON.parse(body) as Record<string, unknown>) : {},
+        webhookUrl: url.searchParams.get('fal_webhook') ?? undefined,
+        scenario,
+        statusPolls: 0,
+        resultCalls: 0,
+        cancelled: false,
+      };
+      requests.set(request.requestId, request);
+      return json(res, 200, {
+        request_id: request.requestId,
+        gateway_request_id: request.requestId,
+        status: 'IN_QUEUE',
+        queue_position: scenario.queuedPolls ?? 1,
+        ...queueUrls(request),
+      });
+    }
+    return json(res, 404, { detail: 'Not found' });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  fake.url = `http://127.0.0.1:${port}`;
+  fake.jwksUrl = `${fake.url}/.well-known/jwks.json`;
+  return fake;
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}

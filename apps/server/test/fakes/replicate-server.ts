@@ -1,0 +1,330 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fakePng, loopbackFetch } from './png.ts';
+
+/**
+ * A local stand-in for Replicate's HTTP API (api.replicate.com/v1), its file delivery host and its
+ * webhooks, speaking what the official `replicate` 1.x client sends (shared/reference/providers/replicate.md).
+ * Point the client at it with `baseUrl: fake.url + '/v1'`. Each prediction follows a scripted scenario.
+ */
+
+export interface ReplicateScenario {
+  /** GET polls answering `starting` (queued / booting). Default 1. */
+  startingPolls?: number;
+  /** GET polls answering `processing`, with one more tqdm progress line each. Default 2. */
+  processingPolls?: number;
+  /**
+   * How it ends. `failed`: a model error. `nsfw`: failed by the safety checker. `never`: processing forever.
+   */
+  outcome?: 'success' | 'failed' | 'nsfw' | 'never';
+  /** Create answers 422 (input validation). */
+  rejectAtCreate?: boolean;
+  /** The first N creates / GETs of this prediction answer 500 before behaving normally. */
+  createErrors?: number;
+  getErrors?: number;
+}
+
+export interface ReplicateFakePrediction {
+  id: string;
+  model: string;
+  version: string;
+  input: Record<string, unknown>;
+  webhook?: string;
+  webhookEventsFilter?: string[];
+  scenario: ReplicateScenario;
+  polls: number;
+  gets: number;
+  canceled: boolean;
+  startedAt?: string;
+  createdAt: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface ReplicateFake {
+  /** Origin of the fake; the API is under `${url}/v1`. */
+  url: string;
+  /** The bearer token the fake accepts. */
+  token: string;
+  /** The webhook signing secret (`whsec_…`), also served at GET /v1/webhooks/default/secret. */
+  webhookSecret: string;
+  scenario(...next: ReplicateScenario[]): void;
+  defaultScenario: ReplicateScenario;
+  reset(): void;
+  received: RecordedRequest[];
+  predictions: Map<string, ReplicateFakePrediction>;
+  /** The prediction JSON as GET would show it now (without counting a poll). */
+  snapshot(id: string): Record<string, unknown>;
+  imageBytes(id: string, index?: number): Promise<Buffer>;
+  /** A webhook delivery for the prediction's current state: raw body and Standard-Webhooks headers. */
+  signWebhook(
+    id: string,
+    options?: { timestamp?: number; webhookId?: string; secret?: string },
+  ): { body: string; headers: Record<string, string> };
+  /** POSTs that webhook to the prediction's `webhook` URL (or `url`); resolves to the HTTP status. */
+  sendWebhook(id: string, options?: { url?: string }): Promise<number>;
+  fetch: typeof fetch;
+  urlsSeen: string[];
+  close(): Promise<void>;
+}
+
+const SIZES: Record<string, [number, number]> = {
+  '1:1': [64, 64],
+  '16:9': [64, 36],
+  '9:16': [36, 64],
+  '4:3': [64, 48],
+  '3:4': [48, 64],
+};
+
+export async function startReplicateFake(options: { token?: string } = {}): Promise<ReplicateFake> {
+  const token = options.token ?? 'r8_fake_token';
+  const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
+  const predictions = new Map<string, ReplicateFakePrediction>();
+  const received: RecordedRequest[] = [];
+  const pending: ReplicateScenario[] = [];
+  const urlsSeen: string[] = [];
+  let counter = 0;
+
+  const fake: ReplicateFake = {
+    url: '',
+    token,
+    webhookSecret,
+    scenario: (...next) => void pending.push(...next),
+    defaultScenario: {},
+    reset: () => {
+      pending.length = 0;
+      fake.defaultScenario = {};
+    },
+    received,
+    predictions,
+    snapshot: (id) => view(mustGet(id)),
+    imageBytes: (id, index = 0) => {
+      const [w, h] = sizeOf(mustGet(id).input);
+      return fakePng(w, h, index);
+    },
+    signWebhook: (id, opts = {}) => {
+      const body = JSON.stringify(view(mustGet(id)));
+      const webhookId = opts.webhookId ?? `msg_${randomBytes(12).toString('hex')}`;
+      const timestamp = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
+      const key = Buffer.from((opts.secret ?? webhookSecret).split('_').pop()!, 'base64');
+      const signature = createHmac('sha256', key)
+        .update(`${webhookId}.${timestamp}.${body}`)
+        .digest('base64');
+      return {
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': webhookId,
+          'webhook-timestamp': timestamp,
+          'webhook-signature': `v1,${signature}`,
+        },
+      };
+    },
+    sendWebhook: async (id, opts = {}) => {
+      const target = opts.url ?? mustGet(id).webhook;
+      if (!target) throw new Error(`prediction ${id} has no webhook`);
+      const { body, headers } = fake.signWebhook(id);
+      return (await fetch(target, { method: 'POST', headers, body })).status;
+    },
+    fetch: loopbackFetch(urlsSeen),
+    urlsSeen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+
+  function mustGet(id: string): ReplicateFakePrediction {
+    const p = predictions.get(id);
+    if (!p) throw new Error(`no prediction ${id}`);
+    return p;
+  }
+
+  function sizeOf(input: Record<string, unknown>): [number, number] {
+    return SIZES[String(input.aspect_ratio)] ?? [64, 64];
+  }
+
+  function status(p: ReplicateFakePrediction): string {
+    if (p.canceled) return 'canceled';
+    const starting = p.scenario.startingPolls ?? 1;
+    const processing = p.scenario.processingPolls ?? 2;
+    if (p.polls <= starting) return 'starting';
+    if (p.scenario.outcome === 'never' || p.polls <= starting + processing) return 'processing';
+    return p.scenario.outcome === 'failed' || p.scenario.outcome === 'nsfw' ? 'failed' : 'succeeded';
+  }
+
+  function view(p: ReplicateFakePrediction): Record<string, unknown> {
+    const s = status(p);
+    const starting = p.scenario.startingPolls ?? 1;
+    const total = p.scenario.processingPolls ?? 2;
+    const done = Math.min(Math.max(p.polls - starting, 0), total);
+    const logs = [
+      `Using seed: ${String(p.input.seed ?? 0)}`,
+      ...Array.from({ length: done }, (_, i) => {
+        const pct = Math.round(((i + 1) / total) * 100);
+        return `${String(pct).padStart(3)}%|${'█'.repeat(Math.round(pct / 10)).padEnd(10)}| ${i + 1}/${total} [00:0${i}<00:01, 2.00it/s]`;
+      }),
+    ].join('\n');
+    const count = typeof p.input.num_outputs === 'number' ? p.input.num_outputs : 1;
+    const terminal = s === 'succeeded' || s === 'failed' || s === 'canceled';
+    const api = `${fake.url}/v1/predictions/${p.id}`;
+    return {
+      id: p.id,
+      model: p.model,
+      version: p.version,
+      input: p.input,
+      logs: s === 'starting' ? '' : logs,
+      output:
+        s === 'succeeded'
+          ? Array.from({ length: count }, (_, i) => `${fake.url}/delivery/${p.id}/out-${i}.png`)
+          : null,
+      data_removed: false,
+      error:
+        s !== 'failed'
+          ? null
+          : p.scenario.outcome === 'nsfw'
+            ? 'NSFW content detected. Try running it again, or try a different prompt.'
+            : 'CUDA out of memory. Tried to allocate 2.00 GiB',
+      status: s,
+      source: 'api',
+      created_at: p.createdAt,
+      ...(p.startedAt ? { started_at: p.startedAt } : {}),
+      ...(terminal
+        ? { completed_at: new Date().toISOString(), metrics: { predict_time: 0.01, total_time: 0.02 } }
+        : {}),
+      ...(p.webhook ? { webhook: p.webhook, webhook_events_filter: p.webhookEventsFilter } : {}),
+      urls: { get: api, cancel: `${api}/cancel`, web: `https://replicate.com/p/${p.id}` },
+    };
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) json(res, 500, { detail: String(error) });
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', fake.url);
+    const method = req.method ?? 'GET';
+    received.push({ method, path: url.pathname, headers: req.headers, body });
+    const parts = url.pathname.split('/').filter(Boolean);
+
+    // replicate.delivery stand-in: public, no auth.
+    if (method === 'GET' && parts[0] === 'delivery' && parts.length === 3) {
+      const p = predictions.get(parts[1]!);
+      const index = /^out-(\d+)\.png$/.exec(parts[2]!)?.[1];
+      if (!p || index === undefined) return json(res, 404, { detail: 'Not found' });
+      const png = await fake.imageBytes(p.id, Number(index));
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
+      return res.end(png);
+    }
+    if (parts[0] !== 'v1') return json(res, 404, { detail: 'Not found' });
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      return json(res, 401, {
+        title: 'Unauthenticated',
+        detail: 'You did not pass a valid authentication token',
+        status: 401,
+      });
+    }
+    const route = parts.slice(1);
+
+    if (method === 'GET' && route.join('/') === 'webhooks/default/secret')
+      return json(res, 200, { key: webhookSecret });
+
+    // POST /v1/models/{owner}/{name}/predictions | POST /v1/predictions
+    const byModel =
+      method === 'POST' && route[0] === 'models' && route[3] === 'predictions' && route.length === 4;
+    if (byModel || (method === 'POST' && route.length === 1 && route[0] === 'predictions')) {
+      const data = JSON.parse(body || '{}') as {
+        version?: string;
+        input?: Record<string, unknown>;
+        webhook?: string;
+        webhook_events_filter?: string[];
+      };
+      const scenario = { ...(pending.shift() ?? fake.defaultScenario) };
+      if ((scenario.createErrors ?? 0) > 0) {
+        pending.unshift({ ...scenario, createErrors: scenario.createErrors! - 1 });
+        return json(res, 500, {
+          title: 'Internal Server Error',
+          detail: 'Something went wrong',
+          status: 500,
+        });
+      }
+      if (scenario.rejectAtCreate || typeof data.input?.prompt !== 'string') {
+        return json(res, 422, {
+          title: 'Input validation failed',
+          detail: '- input.num_outputs: Must be less than or equal to 4',
+          status: 422,
+          invalid_fields: [
+            {
+              type: 'less_than_equal',
+              field: 'input.num_outputs',
+              description: 'Must be less than or equal to 4',
+            },
+          ],
+        });
+      }
+      const p: ReplicateFakePrediction = {
+        id: `fake${(++counter).toString(36).padStart(6, '0')}${randomBytes(8).toString('hex')}`,
+        model: byModel ? `${route[1]}/${route[2]}` : 'owner/model',
+        version: byModel ? 'hidden' : String(data.version),
+        input: data.input ?? {},
+        webhook: data.webhook,
+        webhookEventsFilter: data.webhook_events_filter,
+        scenario,
+        polls: 0,
+        gets: 0,
+        canceled: false,
+        createdAt: new Date().toISOString(),
+      };
+      predictions.set(p.id, p);
+      return json(res, 201, view(p));
+    }
+
+    if (route[0] === 'predictions' && route[1]) {
+      const p = predictions.get(route[1]);
+      if (!p)
+        return json(res, 404, {
+          title: 'Not found',
+          detail: 'The requested resource could not be found.',
+          status: 404,
+        });
+      if (method === 'GET' && route.length === 2) {
+        p.gets++;
+        if ((p.scenario.getErrors ?? 0) > 0) {
+          p.scenario.getErrors!--;
+          return json(res, 500, { title: 'Internal Server Error', status: 500 });
+        }
+        p.polls++;
+        if (status(p) === 'processing') p.startedAt ??= new Date().toISOString();
+        return json(res, 200, view(p));
+      }
+      if (method === 'POST' && route[2] === 'cancel' && route.length === 3) {
+        const s = status(p);
+        if (s === 'starting' || s === 'processing') p.canceled = true;
+        return json(res, 200, view(p));
+      }
+    }
+    return json(res, 404, {
+      title: 'Not found',
+      detail: 'The requested resource could not be found.',
+      status: 404,
+    });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}

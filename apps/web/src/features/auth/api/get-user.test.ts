@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startLocalServer, type LocalServer } from '@/testing/local-server';
+import { createApiClient } from '@/lib/api-client';
+import { initI18n } from '@/lib/i18n';
+import { getUser, ProfileError } from './get-user';
+
+let server: LocalServer;
+const USER_ID = '0b6f6a36-5d55-4c1e-9d4b-6a1f3f1f0b11';
+
+beforeAll(async () => {
+  server = await startLocalServer();
+  await initI18n({ loadPath: `${server.url}/locales/{{lng}}/{{ns}}.json` });
+});
+afterAll(() => server.close());
+
+const source = (token: string | null) => ({
+  getToken: async () => token,
+  client: createApiClient({ baseUrl: server.url, getAccessToken: () => token }),
+});
+
+const reasonOf = async (promise: Promise<unknown>) => {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProfileError);
+  return (error as ProfileError).reason;
+};
+
+describe('GET /api/user profile', () => {
+  it('sends the bearer token and accepts a profile with an email', async () => {
+    server.route('GET', '/api/user', (req, res) =>
+      req.headers.authorization === 'Bearer token-1'
+        ? json(res, 200, { id: USER_ID, email: 'ada@example.com' })
+        : json(res, 401, { detail: 'no' }),
+    );
+    await expect(getUser(undefined, source('token-1'))).resolves.toEqual({
+      id: USER_ID,
+      email: 'ada@example.com',
+    });
+  });
+
+  it('fails with "no access token" before calling the server when there is no session', async () => {
+    const before = server.requests.length;
+    expect(await reasonOf(getUser(undefined, source(null)))).toBe('noAccessToken');
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('fails with "failed to fetch" when the call fails', async () => {
+    server.route('GET', '/api/user', (_req, res) => json(res, 500, { detail: 'boom', code: 'INTERNAL' }));
+    expect(await reasonOf(getUser(undefined, source('token-1')))).toBe('fetchFailed');
+  });
+
+  it('fails with "email not found" when the profile has no email', async () => {
+    server.route('GET', '/api/user', (_req, res) => json(res, 200, { id: USER_ID, email: null }));
+    expect(await reasonOf(getUser(undefined, source('token-1')))).toBe('emailNotFound');
+  });
+});

@@ -1,0 +1,74 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { currentUserContract } from '@lumina/contracts';
+import { api, ApiError, type ApiClient } from '@/lib/api-client';
+import { getAccessToken, useSession } from '@/lib/auth';
+
+export interface UserProfile {
+  id: string | null;
+  email: string | null;
+}
+
+/** The profile when there is no session or it could not be loaded (spec section 3). */
+export const EMPTY_PROFILE: UserProfile = Object.freeze({ id: null, email: null });
+
+/** Why a profile could not be loaded; each maps to one of the spec's messages in the translation file. */
+export type ProfileErrorReason = 'noAccessToken' | 'fetchFailed' | 'emailNotFound';
+
+export class ProfileError extends Error {
+  override readonly name = 'ProfileError';
+  constructor(
+    readonly reason: ProfileErrorReason,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+  }
+}
+
+export interface ProfileSource {
+  client?: ApiClient;
+  getToken?: () => Promise<string | null | undefined>;
+}
+
+/** Loads the profile from `GET /api/user` (bearer token); accepted only with an email (spec section 5). */
+export async function getUser(signal?: AbortSignal, source: ProfileSource = {}): Promise<UserProfile> {
+  const token = await (source.getToken ?? getAccessToken)();
+  if (!token) throw new ProfileError('noAccessToken');
+  const client = source.client ?? api;
+  let data: z.output<typeof currentUserContract.response>;
+  try {
+    data = await client.call(currentUserContract, { signal });
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    throw new ProfileError('fetchFailed', { cause });
+  }
+  if (typeof data.email !== 'string' || !data.email.trim()) throw new ProfileError('emailNotFound');
+  return { id: data.id, email: data.email };
+}
+
+/** Transient failures are retried like other queries; a missing token or email is not. */
+const shouldRetry = (failureCount: number, error: unknown) =>
+  error instanceof ProfileError &&
+  error.reason === 'fetchFailed' &&
+  !(error.cause instanceof ApiError && error.cause.status >= 400 && error.cause.status < 500) &&
+  failureCount < 3;
+
+export const getUserQueryOptions = (userId: string | null) =>
+  queryOptions({
+    queryKey: ['auth', 'user', userId],
+    queryFn: ({ signal }) => getUser(signal),
+    enabled: userId !== null,
+    retry: shouldRetry,
+  });
+
+/**
+ * The signed-in user's profile. `profile` is EMPTY_PROFILE without a session, while loading and after a
+ * failure (`error` then says why).
+ */
+export function useUser() {
+  const userId = useSession((s) => s.userId);
+  const query = useQuery(getUserQueryOptions(userId));
+  const profile = query.isSuccess && userId !== null ? query.data : EMPTY_PROFILE;
+  const error = userId !== null && query.error instanceof ProfileError ? query.error.reason : undefined;
+  return { profile, error, isLoading: userId !== null && query.isPending };
+}

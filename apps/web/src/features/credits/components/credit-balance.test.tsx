@@ -1,0 +1,47 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import type { i18n as I18n } from 'i18next';
+import { CREDIT_BALANCE_POLL_MS } from '@lumina/contracts';
+import { json, type LocalServer } from '@/testing/local-server';
+import { newQueryClient, renderWithApp, startApiServer } from '@/testing/app-harness';
+import { creditBalanceQueryKey, getCreditBalanceQueryOptions } from '../api/get-credit-balance';
+import { CreditBalance } from './credit-balance';
+
+let server: LocalServer;
+let i18n: I18n;
+beforeAll(async () => {
+  ({ server, i18n } = await startApiServer());
+});
+afterEach(cleanup);
+afterAll(() => server.close());
+
+describe('header credit balance', () => {
+  it('shows the balance linking to /credits, and polls every 30 s', async () => {
+    server.route('GET', '/api/credits/balance', (_req, res) => json(res, 200, { balance: 1250 }));
+    const queryClient = newQueryClient();
+    renderWithApp(<CreditBalance />, { i18n, queryClient });
+    const badge = await screen.findByTestId('credit-badge');
+    expect(badge.getAttribute('href')).toBe('/credits');
+    expect(screen.getByTestId('credit-balance').textContent).toBe('1,250');
+    expect(badge.getAttribute('aria-label')).toBe('Your credit balance: 1250 credits');
+    expect(getCreditBalanceQueryOptions().refetchInterval).toBe(CREDIT_BALANCE_POLL_MS);
+    queryClient.setQueryData(creditBalanceQueryKey, { balance: 1 });
+    await waitFor(() => expect(screen.getByTestId('credit-balance').textContent).toBe('1'));
+  });
+
+  it('renders nothing when the server says there is no session (401)', async () => {
+    server.route('GET', '/api/credits/balance', (_req, res) =>
+      json(res, 401, { detail: 'Please sign in', code: 'UNAUTHORISED' }),
+    );
+    renderWithApp(
+      <>
+        <CreditBalance />
+        <p>shell</p>
+      </>,
+      { i18n },
+    );
+    await screen.findByText('shell');
+    await waitFor(() => expect(server.requests.some((r) => r.url === '/api/credits/balance')).toBe(true));
+    expect(screen.queryByTestId('credit-badge')).toBeNull();
+  });
+});

@@ -1,0 +1,71 @@
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+} from '@tanstack/react-query';
+import { listImagesContract, PAGE_SIZE_MAX } from '@lumina/contracts';
+import { api, type CallOptions } from '@/lib/api-client';
+
+export type GalleryTab = 'all' | 'saved' | 'favorites' | 'examples';
+
+export interface GalleryFilters {
+  tab: GalleryTab;
+  /** Examples only; undefined means every category (spec P9: `category` is omitted for "All"). */
+  category?: string;
+  model?: string;
+}
+
+export type ListImagesQuery = NonNullable<CallOptions<typeof listImagesContract>['query']>;
+
+/** Every image query lives under this key, so actions can patch or refresh all of them at once. */
+export const imagesQueryKey = ['images'] as const;
+
+export const GALLERY_PAGE_SIZE = 24;
+
+/** Spec P9: saved is `is_saved=true`; examples are `is_example=true` plus `category` only when one is chosen. */
+export function toListQuery(filters: GalleryFilters): ListImagesQuery {
+  const query: ListImagesQuery = {};
+  if (filters.tab === 'saved') query.is_saved = 'true';
+  if (filters.tab === 'favorites') query.is_favorite = 'true';
+  if (filters.tab === 'examples') {
+    query.is_example = 'true';
+    if (filters.category) query.category = filters.category;
+  }
+  if (filters.model) query.model = filters.model;
+  return query;
+}
+
+export const listImages = (query: ListImagesQuery, signal?: AbortSignal) =>
+  api.call(listImagesContract, { query, signal });
+
+export const listImagesInfiniteOptions = (filters: GalleryFilters) =>
+  infiniteQueryOptions({
+    queryKey: [...imagesQueryKey, 'list', toListQuery(filters)],
+    queryFn: ({ pageParam, signal }) =>
+      listImages({ ...toListQuery(filters), limit: GALLERY_PAGE_SIZE, cursor: pageParam }, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+
+export const useImages = (filters: GalleryFilters) => useInfiniteQuery(listImagesInfiniteOptions(filters));
+
+/**
+ * A job's finished images. There is no by-id endpoint, so this reads the newest images (a job's outputs are
+ * among them) and keeps the job's; the key carries the count, so each newly finished image refetches.
+ */
+export const jobImagesQueryOptions = (imageIds: readonly string[]) =>
+  queryOptions({
+    queryKey: [...imagesQueryKey, 'job', [...imageIds].sort().join(',')],
+    queryFn: async ({ signal }) => {
+      const page = await listImages({ limit: PAGE_SIZE_MAX }, signal);
+      const wanted = new Set(imageIds);
+      return { items: page.items.filter((image) => wanted.has(image.id)), next_cursor: null };
+    },
+    enabled: imageIds.length > 0,
+    // Keep showing the images already here while the next finished one loads.
+    placeholderData: keepPreviousData,
+  });
+
+export const useJobImages = (imageIds: readonly string[]) => useQuery(jobImagesQueryOptions(imageIds));

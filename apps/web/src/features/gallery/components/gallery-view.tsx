@@ -1,0 +1,234 @@
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { ImageView } from '@lumina/contracts';
+import { ErrorBoundary } from '@/components/errors/error-boundary';
+import { ImagesIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
+import { useExampleCategories } from '../api/get-example-categories';
+import { useImages, type GalleryFilters, type GalleryTab } from '../api/list-images';
+import { useInfiniteSentinel } from '../hooks/use-infinite-sentinel';
+import { ImageGrid } from './image-grid';
+
+const TABS: readonly GalleryTab[] = ['all', 'saved', 'favorites', 'examples'];
+
+export interface GalleryViewProps {
+  /** Models for the filter (id and display name). */
+  models?: readonly { id: string; display_name: string }[];
+  onRemix?: (image: ImageView) => void;
+  onUseSeed?: (seed: number) => void;
+}
+
+/** Reads the gallery's tab, category and model from the URL, so a reload or a shared link shows the same view. */
+function useGalleryFilters(): [GalleryFilters, (patch: Partial<GalleryFilters>) => void] {
+  const [params, setParams] = useSearchParams();
+  const tabParam = params.get('tab');
+  const tab = TABS.includes(tabParam as GalleryTab) ? (tabParam as GalleryTab) : 'all';
+  const filters: GalleryFilters = {
+    tab,
+    category: tab === 'examples' ? (params.get('category') ?? undefined) : undefined,
+    model: params.get('model') ?? undefined,
+  };
+  const update = (patch: Partial<GalleryFilters>) => {
+    const next = { ...filters, ...patch };
+    if (patch.tab && patch.tab !== filters.tab) next.category = undefined;
+    const search = new URLSearchParams();
+    if (next.tab !== 'all') search.set('tab', next.tab);
+    if (next.tab === 'examples' && next.category) search.set('category', next.category);
+    if (next.model) search.set('model', next.model);
+    setParams(search, { replace: true });
+  };
+  return [filters, update];
+}
+
+export function GalleryView({ models, onRemix, onUseSeed }: GalleryViewProps) {
+  const { t } = useTranslation();
+  const [filters, update] = useGalleryFilters();
+  const modelName = useMemo(() => {
+    const names = new Map(models?.map((m) => [m.id, m.display_name]));
+    return (id: string) => names.get(id);
+  }, [models]);
+
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div
+          role="tablist"
+          aria-label={t('gallery.tabsLabel')}
+          className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-1 sm:pb-0"
+        >
+          {TABS.map((tab) => {
+            const selected = tab === filters.tab;
+            return (
+              <button
+                key={tab}
+                type="button"
+                role="tab"
+                id={`gallery-tab-${tab}`}
+                aria-selected={selected}
+                aria-controls="gallery-panel"
+                onClick={() => update({ tab })}
+                className={`shrink-0 rounded-xl px-4 py-2 text-sm font-semibold transition ${
+                  selected
+                    ? 'bg-zinc-900 text-white dark:bg-white dark:text-zinc-900'
+                    : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-white'
+                }`}
+              >
+                {t(`gallery.tabs.${tab}`)}
+              </button>
+            );
+          })}
+        </div>
+        {models && models.length > 0 && (
+          <label className="flex items-center gap-2 text-sm">
+            <span className="text-zinc-600 dark:text-zinc-400">{t('gallery.modelFilter')}</span>
+            <select
+              value={filters.model ?? ''}
+              onChange={(e) => update({ model: e.target.value || undefined })}
+              className="rounded-xl border border-zinc-300 bg-white px-3 py-2 text-sm font-medium dark:border-zinc-700 dark:bg-zinc-900"
+            >
+              <option value="">{t('gallery.allModels')}</option>
+              {models.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.display_name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+
+      {filters.tab === 'examples' && (
+        <ErrorBoundary fallback={() => null}>
+          <CategoryChips value={filters.category} onChange={(category) => update({ category })} />
+        </ErrorBoundary>
+      )}
+
+      <div role="tabpanel" id="gallery-panel" aria-labelledby={`gallery-tab-${filters.tab}`}>
+        <ErrorBoundary key={JSON.stringify(filters)}>
+          <GalleryResults filters={filters} modelName={modelName} onRemix={onRemix} onUseSeed={onUseSeed} />
+        </ErrorBoundary>
+      </div>
+    </div>
+  );
+}
+
+function CategoryChips({ value, onChange }: { value?: string; onChange: (category?: string) => void }) {
+  const { t } = useTranslation();
+  const categories = useExampleCategories();
+  const list = categories.data?.categories ?? [];
+  if (list.length === 0) return null;
+  const chip = (selected: boolean) =>
+    `shrink-0 rounded-full px-3 py-1.5 text-sm font-medium ring-1 ring-inset transition ${
+      selected
+        ? 'bg-brand-600 text-white ring-brand-600 dark:bg-brand-500 dark:text-zinc-950 dark:ring-brand-500'
+        : 'bg-white text-zinc-700 ring-zinc-200 hover:ring-brand-300 dark:bg-zinc-900 dark:text-zinc-300 dark:ring-zinc-700'
+    }`;
+  return (
+    <div
+      className="-mx-1 flex gap-2 overflow-x-auto px-1 pb-1"
+      role="group"
+      aria-label={t('gallery.categories')}
+    >
+      <button
+        type="button"
+        aria-pressed={!value}
+        onClick={() => onChange(undefined)}
+        className={chip(!value)}
+      >
+        {t('gallery.allCategories')}
+      </button>
+      {list.map((category) => (
+        <button
+          key={category.name}
+          type="button"
+          aria-pressed={value === category.name}
+          onClick={() => onChange(category.name)}
+          className={chip(value === category.name)}
+        >
+          {category.name}
+          <span className="ml-1.5 text-xs opacity-70 tabular-nums">{category.count}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function GalleryResults({
+  filters,
+  modelName,
+  onRemix,
+  onUseSeed,
+}: {
+  filters: GalleryFilters;
+  modelName: (id: string) => string | undefined;
+  onRemix?: (image: ImageView) => void;
+  onUseSeed?: (seed: number) => void;
+}) {
+  const { t } = useTranslation();
+  const query = useImages(filters);
+  const images = useMemo(() => query.data?.pages.flatMap((page) => page.items) ?? [], [query.data]);
+  const canLoadMore = query.hasNextPage && !query.isFetchingNextPage;
+  const sentinel = useInfiniteSentinel<HTMLDivElement>(() => {
+    if (canLoadMore) void query.fetchNextPage();
+  }, canLoadMore);
+
+  if (query.isPending)
+    return (
+      <div className="flex justify-center py-20" aria-busy="true">
+        <Spinner />
+      </div>
+    );
+  if (query.isError)
+    return (
+      <div
+        role="alert"
+        className="rounded-2xl bg-red-50 p-6 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-100"
+      >
+        {query.error.message}{' '}
+        <button type="button" onClick={() => void query.refetch()} className="font-semibold underline">
+          {t('errors.retry')}
+        </button>
+      </div>
+    );
+  if (images.length === 0) {
+    const key = filters.model ? 'filtered' : filters.tab;
+    return (
+      <div
+        data-testid="gallery-empty"
+        className="flex flex-col items-center gap-3 rounded-3xl border border-dashed border-zinc-300 px-6 py-16 text-center dark:border-zinc-700"
+      >
+        <span className="flex size-12 items-center justify-center rounded-2xl bg-brand-100 text-2xl text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">
+          <ImagesIcon />
+        </span>
+        <p className="font-semibold">{t(`gallery.empty.${key}.title`)}</p>
+        <p className="max-w-sm text-sm text-zinc-600 dark:text-zinc-400">{t(`gallery.empty.${key}.body`)}</p>
+      </div>
+    );
+  }
+  return (
+    <ImageGrid images={images} modelName={modelName} onRemix={onRemix} onUseSeed={onUseSeed}>
+      <div
+        ref={sentinel}
+        className="flex min-h-16 items-center justify-center py-6"
+        data-testid="gallery-sentinel"
+      >
+        {query.isFetchingNextPage ? (
+          <Spinner />
+        ) : query.hasNextPage ? (
+          <button
+            type="button"
+            onClick={() => void query.fetchNextPage()}
+            className="rounded-xl border border-zinc-300 px-4 py-2 text-sm font-semibold hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          >
+            {t('gallery.loadMore')}
+          </button>
+        ) : (
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">
+            {t('gallery.end', { count: images.length })}
+          </p>
+        )}
+      </div>
+    </ImageGrid>
+  );
+}

@@ -1,0 +1,111 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import type { ServerResponse } from 'node:http';
+import type { i18n as I18n } from 'i18next';
+import type { JobView } from '@lumina/contracts';
+import { json, type LocalServer } from '@/testing/local-server';
+import { fakeJob, fakeModel, renderWithApp, startApiServer } from '@/testing/app-harness';
+import commonEn from '../../../../public/locales/en/common.json';
+import { progressQueryKey } from '../api/get-progress';
+import { GenerateStudio } from './generate-studio';
+
+let server: LocalServer;
+let i18n: I18n;
+const open: ServerResponse[] = [];
+
+beforeAll(async () => {
+  ({ server, i18n } = await startApiServer());
+  server.route('GET', '/api/models', (_req, res) => json(res, 200, { models: [fakeModel()] }));
+});
+afterEach(() => {
+  cleanup();
+  for (const res of open.splice(0)) res.destroy();
+});
+afterAll(() => server.close());
+
+const snapshot = (jobs: JobView[]) => `event: progress\ndata: ${JSON.stringify({ jobs })}\n\n`;
+const progressRequests = () => server.requests.filter((r) => r.url === '/api/progress').length;
+
+describe('live progress', () => {
+  it('writes each stream snapshot into the progress cache and moves the progress bar live', async () => {
+    let stream: ServerResponse | undefined;
+    server.route('GET', '/api/progress', (_req, res) => json(res, 200, { jobs: [] }));
+    server.route('GET', '/api/progress/stream', (_req, res) => {
+      open.push(res);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(snapshot([]));
+      stream = res;
+    });
+    const { queryClient } = renderWithApp(
+      <GenerateStudio balance={10} streamOptions={{ getToken: () => 'tok-live' }} />,
+      { i18n },
+    );
+    await waitFor(() => expect(screen.getByTestId('stream-state').dataset.state).toBe('live'));
+    expect(screen.getByTestId('stream-state').textContent).toBe(commonEn.generate.stream.live);
+
+    const job = fakeJob({ status: 'queued', queue_position: 3 });
+    stream?.write(snapshot([job]));
+    const card = await screen.findByTestId('job-card');
+    expect(within(card).getByTestId('job-detail').textContent).toBe('#3 in the queue');
+    expect(within(card).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0');
+
+    stream?.write(
+      snapshot([{ ...job, status: 'running', queue_position: null, percent: 35, message: 'step 7/20' }]),
+    );
+    await waitFor(() =>
+      expect(within(card).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('35'),
+    );
+    expect(within(card).getByTestId('job-detail').textContent).toBe('step 7/20');
+
+    const done = { ...job, status: 'succeeded' as const, queue_position: null, percent: 100 };
+    stream?.write(snapshot([done]));
+    await waitFor(() =>
+      expect(within(card).getByTestId('job-status').textContent).toBe(commonEn.generate.status.succeeded),
+    );
+    expect(within(card).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    expect(queryClient.getQueryData(progressQueryKey)).toEqual({ jobs: [done] });
+    expect(server.requests.find((r) => r.url === '/api/progress/stream')?.headers.authorization).toBe(
+      'Bearer tok-live',
+    );
+    // The stream fed everything: no polling happened beyond the first load.
+    expect(progressRequests()).toBeLessThanOrEqual(1);
+  });
+
+  it('falls back to polling every 2 s while the stream is down, and stops once no job is active', async () => {
+    server.requests.length = 0;
+    server.route('GET', '/api/progress/stream', (_req, res) =>
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"down"}'),
+    );
+    const job = fakeJob({ status: 'running', queue_position: null, percent: 10 });
+    let polls = 0;
+    server.route('GET', '/api/progress', (_req, res) => {
+      polls += 1;
+      const jobs =
+        polls >= 3
+          ? [{ ...job, status: 'failed', percent: null, error: 'The provider timed out', refunded: true }]
+          : [{ ...job, percent: 10 + polls * 30 }];
+      json(res, 200, { jobs });
+    });
+    let refunds = 0;
+    renderWithApp(
+      <GenerateStudio
+        balance={10}
+        onCreditsChanged={(b) => b === undefined && (refunds += 1)}
+        streamOptions={{ getToken: () => null, reconnectDelayMs: 60_000 }}
+      />,
+      { i18n },
+    );
+    await waitFor(() => expect(screen.getByTestId('stream-state').dataset.state).toBe('fallback'));
+    expect(screen.getByTestId('stream-state').textContent).toBe(commonEn.generate.stream.fallback);
+    const card = await screen.findByTestId('job-card');
+    await waitFor(() => expect(within(card).getByTestId('job-status').textContent).toBe('Failed'), {
+      timeout: 9_000,
+    });
+    expect(within(card).getByRole('alert').textContent).toContain('The provider timed out');
+    expect(within(card).getByTestId('job-refunded').textContent).toBe('1 credit refunded');
+    expect(refunds).toBe(1);
+    const settled = polls;
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(polls).toBe(settled);
+  }, 20_000);
+});

@@ -1,0 +1,165 @@
+import { useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { JobView, ModelInfo } from '@lumina/contracts';
+import { ErrorBoundary } from '@/components/errors/error-boundary';
+import { SparklesIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
+import { useModels } from '../api/get-models';
+import { useProgress } from '../api/get-progress';
+import { useJobTransitions } from '../hooks/use-job-transitions';
+import { useProgressSync, type ProgressSyncOptions, type StreamState } from '../hooks/use-progress-sync';
+import { findModel } from '../utils/recipe';
+import { GenerateForm } from './generate-form';
+import { JobCard } from './job-card';
+
+export interface GenerateStudioProps {
+  balance: number | undefined;
+  /** After a spend (with the new balance) and after a refund (without): the page refreshes the header. */
+  onCreditsChanged?: (balance?: number) => void;
+  /** Renders a job's finished images (the gallery's cards, so actions match everywhere). */
+  renderResults?: (job: JobView) => ReactNode;
+  /** Test seam for the progress stream (base URL, token getter, timings). */
+  streamOptions?: ProgressSyncOptions;
+}
+
+/** The generation studio: the form on the left (top on phones), live jobs and their results beside it. */
+export function GenerateStudio({
+  balance,
+  onCreditsChanged,
+  renderResults,
+  streamOptions,
+}: GenerateStudioProps) {
+  const { t } = useTranslation();
+  const models = useModels();
+  return (
+    <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,27rem)_minmax(0,1fr)]">
+      <section
+        aria-labelledby="generate-form-heading"
+        className="rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 lg:sticky lg:top-24 dark:border-zinc-800 dark:bg-zinc-900"
+      >
+        <h2 id="generate-form-heading" className="sr-only">
+          {t('generate.form.label')}
+        </h2>
+        <ErrorBoundary>
+          {models.isPending ? (
+            <div className="flex justify-center py-16" aria-busy="true">
+              <Spinner />
+            </div>
+          ) : models.isError ? (
+            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+              {models.error.message}
+            </p>
+          ) : models.data.models.length === 0 ? (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('generate.form.noModels')}</p>
+          ) : (
+            <GenerateForm
+              models={models.data.models}
+              balance={balance}
+              onSpent={(next) => {
+                onCreditsChanged?.(next);
+                revealJobsOnNarrowScreens();
+              }}
+            />
+          )}
+        </ErrorBoundary>
+      </section>
+      <section aria-labelledby="jobs-heading" className="min-w-0">
+        <ErrorBoundary>
+          <JobsPanel
+            renderResults={renderResults}
+            onRefund={() => onCreditsChanged?.()}
+            models={models.data?.models}
+            streamOptions={streamOptions}
+          />
+        </ErrorBoundary>
+      </section>
+    </div>
+  );
+}
+
+/** On stacked (phone and tablet) layouts the new job appears below the form: bring it into view. */
+function revealJobsOnNarrowScreens() {
+  if (typeof window === 'undefined' || !window.matchMedia || window.matchMedia('(min-width: 1024px)').matches)
+    return;
+  document.getElementById('jobs-heading')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+}
+
+function LiveIndicator({ state }: { state: StreamState }) {
+  const { t } = useTranslation();
+  const dot = { live: 'bg-emerald-500', connecting: 'bg-zinc-400 animate-pulse', fallback: 'bg-amber-500' }[
+    state
+  ];
+  return (
+    <span
+      data-testid="stream-state"
+      data-state={state}
+      className="inline-flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400"
+    >
+      <span aria-hidden="true" className={`size-2 rounded-full ${dot}`} />
+      {t(`generate.stream.${state}`)}
+    </span>
+  );
+}
+
+function JobsPanel({
+  renderResults,
+  onRefund,
+  models,
+  streamOptions,
+}: {
+  renderResults?: (job: JobView) => ReactNode;
+  onRefund: () => void;
+  models: readonly ModelInfo[] | undefined;
+  streamOptions?: ProgressSyncOptions;
+}) {
+  const { t } = useTranslation();
+  const stream = useProgressSync(streamOptions);
+  const progress = useProgress({ live: stream === 'live' });
+  const jobs = useMemo(
+    () =>
+      (progress.data?.jobs ?? [])
+        .filter((job) => job.kind === 'generate')
+        .sort((a, b) => b.created_at.localeCompare(a.created_at)),
+    [progress.data],
+  );
+  useJobTransitions(progress.data?.jobs, { onRefund });
+
+  return (
+    <>
+      <div className="mb-4 flex items-center justify-between gap-3">
+        <h2 id="jobs-heading" className="text-lg font-semibold">
+          {t('generate.jobs.title')}
+        </h2>
+        <LiveIndicator state={stream} />
+      </div>
+      {progress.isPending ? (
+        <div className="flex justify-center py-16" aria-busy="true">
+          <Spinner />
+        </div>
+      ) : jobs.length === 0 ? (
+        <div className="flex flex-col items-center gap-3 rounded-3xl border border-dashed border-zinc-300 px-6 py-16 text-center dark:border-zinc-700">
+          <span className="flex size-12 items-center justify-center rounded-2xl bg-brand-100 text-2xl text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">
+            <SparklesIcon />
+          </span>
+          <p className="font-semibold">{t('generate.jobs.emptyTitle')}</p>
+          <p className="max-w-sm text-sm text-zinc-600 dark:text-zinc-400">{t('generate.jobs.emptyBody')}</p>
+        </div>
+      ) : (
+        <ol className="flex flex-col gap-4" data-testid="job-list">
+          {jobs.map((job) => (
+            <li key={job.id}>
+              <JobCard
+                job={job}
+                model={findModel(models, job.model)}
+                onCancelled={(j) => j.refunded && onRefund()}
+              >
+                {(job.image_ids.length > 0 || (job.status === 'running' && job.num_images > 0)) &&
+                  renderResults?.(job)}
+              </JobCard>
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { setAccessTokenGetter } from '@/lib/api-client';
+import type { SuperTokensModule } from '@/lib/supertokens';
+
+/**
+ * The sign-in layer's glue for the product bundle. The SuperTokens SDK itself (about 100 KB gzip for the
+ * session core, more for the prebuilt UI) is loaded on demand: only when the browser may hold a session,
+ * or when the /auth pages open. A signed-out visitor of the landing page never downloads it.
+ */
+
+export type SessionStatus = 'unknown' | 'signedIn' | 'signedOut';
+
+export interface SessionState {
+  status: SessionStatus;
+  /** The signed-in user's id (the access token's `sub`), else null. */
+  userId: string | null;
+}
+
+export const sessionStore = createStore<SessionState>()(() => ({ status: 'unknown', userId: null }));
+
+export function useSession<T>(selector: (state: SessionState) => T): T {
+  return useStore(sessionStore, selector);
+}
+
+export function setSignedIn(userId: string): void {
+  sessionStore.setState({ status: 'signedIn', userId });
+}
+
+export function setSignedOut(): void {
+  sessionStore.setState({ status: 'signedOut', userId: null });
+}
+
+/**
+ * Cookies the SDK keeps on the website domain while a session exists (header mode keeps the tokens in
+ * `st-access-token`/`st-refresh-token`, both modes keep the decoded front token in `sFrontToken`).
+ * None of them present means there is certainly no session, so the SDK need not be loaded to say so.
+ */
+const SESSION_COOKIES = ['sFrontToken', 'st-refresh-token', 'st-access-token'] as const;
+
+export function mayHaveSession(
+  cookie: string = typeof document === 'undefined' ? '' : document.cookie,
+): boolean {
+  return cookie
+    .split(';')
+    .map((part) => part.trim().split('=')[0])
+    .some((name) => (SESSION_COOKIES as readonly string[]).includes(name ?? ''));
+}
+
+let loading: Promise<SuperTokensModule> | undefined;
+
+/** Loads and initialises the SuperTokens SDK once; later calls share the same promise. */
+export function loadSuperTokens(): Promise<SuperTokensModule> {
+  loading ??= import('@/lib/supertokens').then(async (module) => {
+    await module.initSuperTokens({
+      onSessionChange: (userId) => (userId ? setSignedIn(userId) : setSignedOut()),
+      onSignIn: (event) =>
+        signInHooks.forEach((hook) => void Promise.resolve(hook(event)).catch(console.error)),
+    });
+    return module;
+  });
+  return loading;
+}
+
+export interface SignInEvent {
+  userId: string;
+  /** True when this sign-in created the user (their first sign-in). */
+  createdNewUser: boolean;
+  /** `passwordless` or `thirdparty`. */
+  recipeId: string;
+}
+
+export type SignInHook = (event: SignInEvent) => void | Promise<void>;
+
+const signInHooks = new Set<SignInHook>();
+
+/**
+ * Runs `hook` after every successful first-factor sign-in (Google or passwordless), before the redirect.
+ * The referral capture (spec section 4: send any stored code, then clear it) attaches here.
+ * Returns a function that removes the hook.
+ */
+export function onSignIn(hook: SignInHook): () => void {
+  signInHooks.add(hook);
+  return () => signInHooks.delete(hook);
+}
+
+/** Bearer token for product calls: none without a session; otherwise the SDK's (refreshed when expired). */
+export async function getAccessToken(): Promise<string | undefined> {
+  if (!mayHaveSession()) return undefined;
+  const supertokens = await loadSuperTokens();
+  return supertokens.getAccessToken();
+}
+
+/** Works out whether a session exists, loading the SDK only when the cookies say one may. */
+export async function startSession(): Promise<void> {
+  setAccessTokenGetter(getAccessToken);
+  if (!mayHaveSession()) {
+    setSignedOut();
+    return;
+  }
+  try {
+    const supertokens = await loadSuperTokens();
+    const userId = await supertokens.currentUserId();
+    if (userId) setSignedIn(userId);
+    else setSignedOut();
+  } catch (error) {
+    console.error('Could not load the sign-in layer', error);
+    setSignedOut();
+  }
+}
+
+/** Ends the session on the server and locally. */
+export async function signOut(): Promise<void> {
+  const supertokens = await loadSuperTokens();
+  await supertokens.signOut();
+  setSignedOut();
+}

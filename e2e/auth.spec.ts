@@ -1,0 +1,124 @@
+import { expect, test } from '@playwright/test';
+import {
+  card,
+  common,
+  header,
+  newEmail,
+  nextMessage,
+  requestCode,
+  signInWithCode,
+  signUpThroughApi,
+} from './support/auth';
+
+test.use({ colorScheme: 'light' });
+
+test('a new user signs up with the emailed code and lands on onboarding; the header shows their email', async ({
+  page,
+  request,
+}) => {
+  const email = newEmail('signup');
+  await page.goto('/');
+  await header(page).getByRole('link', { name: common.header.signIn }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(card.email(page)).toBeVisible();
+
+  await signInWithCode(page, request, email);
+
+  await expect(page).toHaveURL(/\/onboarding$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(common.pages.onboarding!.title);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+  await expect(header(page).getByRole('button', { name: common.header.signOut })).toBeVisible();
+  await expect(header(page).getByRole('link', { name: common.header.signIn })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/screenshots/signed-in-header.png' });
+});
+
+test('a returning user opening a protected page signs in with the magic link and returns to it', async ({
+  page,
+  request,
+}) => {
+  const email = newEmail('magic');
+  await signUpThroughApi(request, email);
+
+  await page.goto('/gallery');
+  await expect(page).toHaveURL(/\/auth\?redirectToPath=%2Fgallery$/);
+  const before = await requestCode(page, request, email);
+  const message = await nextMessage(request, email, before);
+  expect(message.link).toMatch(/\/auth\/verify\?preAuthSessionId=[^#]+#.+/);
+
+  // Opening the link in the same browser consumes it and resumes the stored redirect.
+  await page.goto(message.link!);
+  await expect(page).toHaveURL(/\/gallery$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(common.pages.gallery!.title);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+});
+
+test('signing out returns the header to "Sign in" and protected pages to the sign-in page', async ({
+  page,
+  request,
+}) => {
+  const email = newEmail('signout');
+  await page.goto('/');
+  await header(page).getByRole('link', { name: common.header.signIn }).click();
+  await signInWithCode(page, request, email);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+
+  const signOut = page.waitForResponse(
+    (r) => r.url().endsWith('/auth/signout') && r.request().method() === 'POST',
+  );
+  await header(page).getByRole('button', { name: common.header.signOut }).click();
+  expect((await signOut).status()).toBe(200);
+  await expect(header(page).getByRole('link', { name: common.header.signIn })).toBeVisible();
+  await expect(header(page).getByTestId('user-email')).toHaveCount(0);
+
+  await page.goto('/credits');
+  await expect(page).toHaveURL(/\/auth\?redirectToPath=%2Fcredits$/);
+  await expect(card.email(page)).toBeVisible();
+
+  // A reload keeps the visitor signed out: the tokens are gone from the browser too.
+  await page.goto('/');
+  await expect(header(page).getByRole('link', { name: common.header.signIn })).toBeVisible();
+});
+
+test('the sign-in card follows our theme, light and dark, and carries the spec texts', async ({ page }) => {
+  await page.goto('/');
+  await header(page).getByRole('link', { name: common.header.signIn }).click();
+  const container = card.container(page);
+  await expect(container).toBeVisible();
+  await expect(container).toContainText('Sign Up / Sign In');
+  await expect(container).toContainText(
+    'By continuing, you agree to our Terms of Service and Privacy Policy',
+  );
+  await expect(container.locator('a[href="/terms"]')).toHaveText('Terms of Service');
+  await expect(container.locator('a[href="/privacy"]')).toHaveText('Privacy Policy');
+  expect((await container.boundingBox())?.width).toBe(420);
+  const background = () => container.evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(await background()).toBe('rgb(255, 255, 255)');
+  await page.screenshot({ path: 'test-results/screenshots/sign-in-light.png', fullPage: true });
+
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  expect(await background()).toBe('rgb(24, 24, 27)');
+  await page.screenshot({ path: 'test-results/screenshots/sign-in-dark.png', fullPage: true });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(card.email(page)).toBeVisible();
+  expect((await container.boundingBox())?.width).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: 'test-results/screenshots/sign-in-phone.png', fullPage: true });
+});
+
+test('a signed-out visit to the landing page never downloads the sign-in SDK', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/');
+  await expect(header(page).getByRole('link', { name: common.header.signIn })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((s) => /\/(supertokens|session|totp-shared|auth)-[\w-]+\.js$/.test(s))).toEqual([]);
+
+  // Opening /auth loads it on demand.
+  await header(page).getByRole('link', { name: common.header.signIn }).click();
+  await expect(card.email(page)).toBeVisible();
+  expect(scripts.some((s) => /\/auth-[\w-]+\.js$/.test(s))).toBe(true);
+});

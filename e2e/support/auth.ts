@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+/** The texts the tests look for, read from the web app's translation file. */
+export const common = JSON.parse(readFileSync('apps/web/public/locales/en/common.json', 'utf8')) as {
+  app: { name: string };
+  header: { signIn: string; signOut: string };
+  nav: { openMenu: string };
+  auth: { profileErrors: Record<'noAccessToken' | 'fetchFailed' | 'emailNotFound', string> };
+  pages: Record<string, { title: string; description?: string; documentTitle?: string }>;
+};
+
+/** A fresh address per test, so tests never share a user or a rate-limit bucket. */
+export function newEmail(label: string): string {
+  return `e2e-${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+export interface MailboxMessage {
+  id: number;
+  to: string;
+  subject: string;
+  code?: string;
+  link?: string;
+}
+
+/** Messages the server "sent" to `to`, newest first (`GET /api/dev/mailbox`, outside production only). */
+export async function mailbox(request: APIRequestContext, to: string): Promise<MailboxMessage[]> {
+  const response = await request.get('/api/dev/mailbox', { params: { to } });
+  expect(response.status(), 'the development mailbox answers').toBe(200);
+  return (await response.json()) as MailboxMessage[];
+}
+
+/** Waits for a message to `to` newer than `afterId` and returns it. */
+export async function nextMessage(
+  request: APIRequestContext,
+  to: string,
+  afterId = 0,
+): Promise<MailboxMessage> {
+  let found: MailboxMessage | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = (await mailbox(request, to)).find((m) => m.id > afterId);
+        return found !== undefined;
+      },
+      { message: `a sign-in email reaches ${to}`, timeout: 10_000 },
+    )
+    .toBe(true);
+  return found!;
+}
+
+export async function latestMessageId(request: APIRequestContext, to: string): Promise<number> {
+  return (await mailbox(request, to))[0]?.id ?? 0;
+}
+
+const FDI = { rid: 'passwordless', 'fdi-version': '4.1', 'st-auth-mode': 'header' };
+
+/** Creates an account through the server's own FDI calls (email code), as another device would. */
+export async function signUpThroughApi(request: APIRequestContext, email: string): Promise<void> {
+  const before = await latestMessageId(request, email);
+  const created = await request.post('/auth/signinup/code', {
+    headers: FDI,
+    data: { email, shouldTryLinkingWithSessionUser: false },
+  });
+  expect(created.status()).toBe(200);
+  const { deviceId, preAuthSessionId } = (await created.json()) as {
+    deviceId: string;
+    preAuthSessionId: string;
+  };
+  const message = await nextMessage(request, email, before);
+  const consumed = await request.post('/auth/signinup/code/consume', {
+    headers: FDI,
+    data: { userInputCode: message.code, deviceId, preAuthSessionId, shouldTryLinkingWithSessionUser: false },
+  });
+  expect(await consumed.json()).toMatchObject({ status: 'OK', createdNewRecipeUser: true });
+}
+
+/** The prebuilt sign-in card's inputs live in a shadow root; Playwright's CSS selectors pierce it. */
+export const card = {
+  email: (page: Page) => page.locator('input[name="email"]'),
+  code: (page: Page) => page.locator('input[name="userInputCode"]'),
+  submit: (page: Page) => page.locator('[data-supertokens~="container"] button[type="submit"]'),
+  container: (page: Page) => page.locator('[data-supertokens~="container"]'),
+};
+
+/** Types the email into the card and asks for a code; returns the mailbox id to read newer messages from. */
+export async function requestCode(page: Page, request: APIRequestContext, email: string): Promise<number> {
+  const before = await latestMessageId(request, email);
+  await card.email(page).fill(email);
+  await card.submit(page).click();
+  await expect(card.code(page)).toBeVisible();
+  return before;
+}
+
+/** Signs in (or up) on the current /auth page with the emailed code. */
+export async function signInWithCode(page: Page, request: APIRequestContext, email: string): Promise<void> {
+  const before = await requestCode(page, request, email);
+  const message = await nextMessage(request, email, before);
+  expect(message.code).toMatch(/^\d{6}$/);
+  await card.code(page).fill(message.code!);
+  await card.submit(page).click();
+}
+
+export const header = (page: Page) => page.getByRole('banner');

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineContract } from './contract.ts';
+
+/** "width:height", e.g. "16:9"; each model lists the ratios it supports. */
+export const AspectRatio = z.string().regex(/^\d{1,2}:\d{1,2}$/, 'Use an aspect ratio like 16:9');
+export type AspectRatio = z.infer<typeof AspectRatio>;
+
+export const ModelInfo = z
+  .object({
+    id: z.string(),
+    display_name: z.string(),
+    description: z.string(),
+    provider: z.enum(['local', 'fal', 'replicate']),
+    capability: z.string(),
+    /** False when the model's provider has no key configured: listed, but it cannot be used. */
+    available: z.boolean(),
+    unavailable_reason: z.string().nullable(),
+    credit_cost: z.int().describe('Credits per image'),
+    default_width: z.int(),
+    default_height: z.int(),
+    aspect_ratios: z.array(AspectRatio),
+    max_images: z.int(),
+    supports: z.object({
+      negative_prompt: z.boolean(),
+      seed: z.boolean(),
+      lora_scale: z.boolean(),
+      prompt_strength: z.boolean(),
+    }),
+    accepts_lora: z.boolean(),
+  })
+  .meta({ id: 'ModelInfo' });
+export type ModelInfo = z.infer<typeof ModelInfo>;
+
+export const modelsContract = defineContract({
+  method: 'GET',
+  path: '/api/models',
+  summary: 'The model catalogue with availability and credit costs',
+  tags: ['models'],
+  auth: false,
+  response: z.object({ models: z.array(ModelInfo) }).meta({ id: 'ModelList' }),
+});
