@@ -7,6 +7,10 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 const SHORT_TOKEN_PORT = 3101;
 const SHORT_TOKEN_URL = `http://127.0.0.1:${SHORT_TOKEN_PORT}`;
 const SHORT_TOKEN_SPEC = /auth-refresh\.spec\.ts$/;
+/** The fake OpenID provider standing in for Google (apps/server/test/fakes/oidc-provider.cli.ts); e2e/support/auth.ts knows it too. */
+const FAKE_OIDC_PORT = 3102;
+const FAKE_OIDC_URL = `http://127.0.0.1:${FAKE_OIDC_PORT}`;
+const FAKE_OIDC_CLIENT = { id: 'lumina-e2e', secret: 'lumina-e2e-secret' };
 
 const chromium = {
   ...devices['Desktop Chrome'],
@@ -49,6 +53,14 @@ export default defineConfig({
   // Started one after the other, so only the first builds the web app when it is stale.
   webServer: [
     {
+      command: `node --import tsx apps/server/test/fakes/oidc-provider.cli.ts --port ${FAKE_OIDC_PORT} --client-id ${FAKE_OIDC_CLIENT.id} --client-secret ${FAKE_OIDC_CLIENT.secret}`,
+      url: `${FAKE_OIDC_URL}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
       command: 'node scripts/start.mjs',
       url: `${BASE_URL}/api/health`,
       reuseExistingServer: false,
@@ -61,6 +73,10 @@ export default defineConfig({
         NODE_ENV: 'test',
         // Magic links point at the address the browser uses.
         PUBLIC_URL: BASE_URL,
+        // "Continue with Google" goes through the real OpenID code path to the fake provider.
+        GOOGLE_CLIENT_ID: FAKE_OIDC_CLIENT.id,
+        GOOGLE_CLIENT_SECRET: FAKE_OIDC_CLIENT.secret,
+        GOOGLE_ISSUER: FAKE_OIDC_URL,
       },
     },
     {

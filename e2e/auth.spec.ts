@@ -2,8 +2,10 @@ import { expect, test } from '@playwright/test';
 import {
   card,
   common,
+  FAKE_GOOGLE_URL,
   header,
   newEmail,
+  nextGoogleUser,
   nextMessage,
   requestCode,
   signInWithCode,
@@ -121,4 +123,28 @@ test('a signed-out visit to the landing page never downloads the sign-in SDK', a
   await header(page).getByRole('link', { name: common.header.signIn }).click();
   await expect(card.email(page)).toBeVisible();
   expect(scripts.some((s) => /\/auth-[\w-]+\.js$/.test(s))).toBe(true);
+});
+
+test('"Continue with Google" signs a new user in through the OpenID provider and lands on onboarding', async ({
+  page,
+  request,
+}) => {
+  const email = newEmail('google');
+  await nextGoogleUser(request, { sub: `google-${email}`, email });
+  await page.goto('/auth');
+  const providerVisits: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(FAKE_GOOGLE_URL)) providerVisits.push(new URL(r.url()).pathname);
+  });
+  const signInUp = page.waitForResponse(
+    (r) => r.url().endsWith('/auth/signinup') && r.request().method() === 'POST',
+  );
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+
+  // The provider approves at once and sends the browser back to the prebuilt callback page.
+  await page.waitForURL(/\/auth\/callback\/google\?/);
+  expect(providerVisits).toContain('/authorize');
+  expect(await (await signInUp).json()).toMatchObject({ status: 'OK', createdNewRecipeUser: true });
+  await expect(page).toHaveURL(/\/onboarding$/);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
 });

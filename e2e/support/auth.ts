@@ -4,9 +4,17 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 /** The texts the tests look for, read from the web app's translation file. */
 export const common = JSON.parse(readFileSync('apps/web/public/locales/en/common.json', 'utf8')) as {
   app: { name: string };
-  header: { signIn: string; signOut: string };
+  header: { signIn: string; signOut: string; accountLabel: string };
   nav: { openMenu: string };
   auth: { profileErrors: Record<'noAccessToken' | 'fetchFailed' | 'emailNotFound', string> };
+  account: {
+    setUp: string;
+    turnOn: string;
+    turnOff: string;
+    signOutEverywhere: string;
+    signOutEverywhereConfirm: string;
+    factorState: Record<'on' | 'off' | 'notSetUp', string>;
+  };
   pages: Record<string, { title: string; description?: string; documentTitle?: string }>;
 };
 
@@ -102,3 +110,24 @@ export async function signInWithCode(page: Page, request: APIRequestContext, ema
 }
 
 export const header = (page: Page) => page.getByRole('banner');
+
+/** The fake OpenID provider that stands in for Google (a webServer in playwright.config.ts). */
+export const FAKE_GOOGLE_URL = 'http://127.0.0.1:3102';
+
+/** Chooses who the fake Google signs in next (what a person would do on Google's own page). */
+export async function nextGoogleUser(
+  request: APIRequestContext,
+  user: { sub: string; email: string; email_verified?: boolean },
+): Promise<void> {
+  const response = await request.post(`${FAKE_GOOGLE_URL}/_test/next-user`, {
+    data: { email_verified: true, ...user },
+  });
+  expect(response.status()).toBe(200);
+}
+
+/** The prebuilt TOTP screens (set-up and sign-in); also in the shadow root. */
+export const totpCard = {
+  showSecret: (page: Page) => page.locator('[data-supertokens~="showTOTPSecretBtn"]'),
+  secret: (page: Page) => page.locator('[data-supertokens~="totpSecret"]'),
+  code: (page: Page) => page.locator('input[name="totp"]'),
+};

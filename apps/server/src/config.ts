@@ -37,6 +37,8 @@ const EnvSchema = z
     DATABASE_URL: z.url().optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     QUEUE_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+    /** How often pg-boss looks for stalled (expired) jobs; a dead worker's job is noticed this late at most. */
+    QUEUE_MAINTENANCE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
     WEB_DIST_DIR: z.string().min(1).default('apps/web/dist'),
@@ -76,6 +78,37 @@ const EnvSchema = z
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
     GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
     OIDC_PROVIDERS_JSON: z.string().min(2).optional(),
+    // More third-party providers (S14). Each is offered when its client id (and secret) are set.
+    GITLAB_CLIENT_ID: z.string().min(1).optional(),
+    GITLAB_CLIENT_SECRET: z.string().min(1).optional(),
+    GITLAB_ISSUER: z.url().default('https://gitlab.com'),
+    OKTA_CLIENT_ID: z.string().min(1).optional(),
+    OKTA_CLIENT_SECRET: z.string().min(1).optional(),
+    OKTA_ISSUER: z.url().optional(),
+    ACTIVE_DIRECTORY_CLIENT_ID: z.string().min(1).optional(),
+    ACTIVE_DIRECTORY_CLIENT_SECRET: z.string().min(1).optional(),
+    ACTIVE_DIRECTORY_TENANT_ID: z
+      .string()
+      .regex(/^[\w.-]{1,100}$/)
+      .optional(),
+    LINKEDIN_CLIENT_ID: z.string().min(1).optional(),
+    LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),
+    APPLE_CLIENT_ID: z.string().min(1).optional(),
+    APPLE_TEAM_ID: z.string().min(1).optional(),
+    APPLE_KEY_ID: z.string().min(1).optional(),
+    APPLE_PRIVATE_KEY: z.string().min(1).optional(),
+    GITHUB_CLIENT_ID: z.string().min(1).optional(),
+    GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+    GITHUB_URL: z.url().default('https://github.com'),
+    GITHUB_API_URL: z.url().default('https://api.github.com'),
+    DISCORD_CLIENT_ID: z.string().min(1).optional(),
+    DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
+    BITBUCKET_CLIENT_ID: z.string().min(1).optional(),
+    BITBUCKET_CLIENT_SECRET: z.string().min(1).optional(),
+    FACEBOOK_CLIENT_ID: z.string().min(1).optional(),
+    FACEBOOK_CLIENT_SECRET: z.string().min(1).optional(),
+    TWITTER_CLIENT_ID: z.string().min(1).optional(),
+    TWITTER_CLIENT_SECRET: z.string().min(1).optional(),
     // Image providers (adapters/providers/fal, adapters/providers/replicate). A vendor without a key is unavailable.
     FAL_KEY: z.string().min(1).optional(),
     /** Test-only: sends the fal client's queue/storage calls to this base instead of fal's hosts (a fake). */
@@ -88,8 +121,14 @@ const EnvSchema = z
       .regex(/^whsec_/, 'must start with whsec_')
       .optional(),
     PROVIDER_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+    /** How often fal/Replicate adapters poll a submitted request's status (webhooks usually win). */
+    PROVIDER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
     // Generation (modules/generation, modules/images).
     GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
+    /** Retries of a generation after a transient failure or a dead worker, before failing and refunding. */
+    GENERATION_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
+    /** First retry delay; later ones back off exponentially. 0 retries at once (tests). */
+    GENERATION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     WEBHOOK_BASE_URL: z.url().optional(),
     ADMIN_EMAILS: csv.default([]),
     WELCOME_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(50),
@@ -126,12 +165,29 @@ const EnvSchema = z
         message: 'must be https when NODE_ENV=production',
       });
     }
-    if (env.GOOGLE_CLIENT_ID && !env.GOOGLE_CLIENT_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['GOOGLE_CLIENT_SECRET'],
-        message: 'is required when GOOGLE_CLIENT_ID is set',
-      });
+    // A provider's client id needs its other settings (Apple signs its client secret with the team key).
+    const needs: [string, string[]][] = [
+      ['GOOGLE', ['GOOGLE_CLIENT_SECRET']],
+      ['GITLAB', ['GITLAB_CLIENT_SECRET']],
+      ['OKTA', ['OKTA_CLIENT_SECRET', 'OKTA_ISSUER']],
+      ['ACTIVE_DIRECTORY', ['ACTIVE_DIRECTORY_CLIENT_SECRET', 'ACTIVE_DIRECTORY_TENANT_ID']],
+      ['LINKEDIN', ['LINKEDIN_CLIENT_SECRET']],
+      ['APPLE', ['APPLE_TEAM_ID', 'APPLE_KEY_ID', 'APPLE_PRIVATE_KEY']],
+      ...(['GITHUB', 'DISCORD', 'BITBUCKET', 'FACEBOOK', 'TWITTER'] as const).map((p): [string, string[]] => [
+        p,
+        [`${p}_CLIENT_SECRET`],
+      ]),
+    ];
+    const settings = env as Record<string, unknown>;
+    for (const [provider, keys] of needs) {
+      if (!settings[`${provider}_CLIENT_ID`]) continue;
+      for (const key of keys.filter((k) => !settings[k])) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `is required when ${provider}_CLIENT_ID is set`,
+        });
+      }
     }
     if (env.MODELS_JSON || env.MODELS_FILE) {
       const problem = catalogueProblem({ json: env.MODELS_JSON, file: env.MODELS_FILE });
@@ -170,7 +226,12 @@ export interface Config {
     poolSize: number;
     /** PGlite's folder when url is unset; `memory://` in tests. */ embeddedDir: string;
   };
-  queue: { pollIntervalSeconds: number; concurrency: number };
+  queue: {
+    pollIntervalSeconds: number;
+    concurrency: number;
+    /** How often stalled jobs are looked for (pg-boss maintenance). */
+    maintenanceIntervalSeconds: number;
+  };
   shutdownTimeoutMs: number;
   webDistDir: string;
   corsOrigins: readonly string[];
@@ -194,6 +255,9 @@ export interface Config {
   generation: {
     /** How long one job may run before it counts as stalled (a dead worker) and is retried. */
     timeoutSeconds: number;
+    /** Retries after a transient failure or stall, and the first retry's delay (then exponential). */
+    retryLimit: number;
+    retryDelaySeconds: number;
     /** Public base URL providers can reach for webhooks; unset means polling only. */
     webhookBaseUrl?: string;
     /** Lower-cased emails of operators who may unpublish any example. */
@@ -207,6 +271,8 @@ export interface Config {
 export interface ProvidersConfig {
   /** Overall deadline for one provider request (submit to downloaded output). */
   timeoutSeconds: number;
+  /** Status poll interval of the hosted adapters. */
+  pollIntervalMs: number;
   fal: { key?: string; baseUrl?: string; webhookJwksUrl: string };
   replicate: { apiToken?: string; baseUrl: string; webhookSecret?: string };
 }
@@ -244,6 +310,19 @@ export interface AuthConfig {
   rateLimit: { windowSeconds: number; perIp: number; perContact: number };
   /** Third-party sign-in providers (OpenID Connect with PKCE); only configured ones are offered. */
   oidcProviders: OidcProviderConfig[];
+  /** Third-party providers that speak plain OAuth 2 (no id_token): profile and email come from their APIs. */
+  oauth2Providers: OAuth2ProviderConfig[];
+}
+
+export type OAuth2ProviderId = 'github' | 'discord' | 'bitbucket' | 'facebook' | 'twitter';
+
+export interface OAuth2ProviderConfig {
+  id: OAuth2ProviderId;
+  clientId: string;
+  clientSecret: string;
+  /** GitHub only: the web and API hosts (GitHub Enterprise Server, or a local fake in tests). */
+  webUrl?: string;
+  apiUrl?: string;
 }
 
 export interface OidcProviderConfig {
@@ -255,6 +334,12 @@ export interface OidcProviderConfig {
   clientId: string;
   clientSecret?: string;
   scopes: string[];
+  /** Send PKCE (S256); on unless the provider is known to refuse it. */
+  pkce?: boolean;
+  /** Extra authorisation-URL parameters (e.g. Apple's `response_mode=form_post`). */
+  authParams?: Record<string, string>;
+  /** Apple: the client secret is an ES256 JWT signed with this key (team id, key id, PKCS#8 PEM). */
+  appleKey?: { teamId: string; keyId: string; privateKey: string };
 }
 
 const ProvidersSchema = z.array(
@@ -294,6 +379,115 @@ function tenantsProblem(json: string): string | undefined {
   }
 }
 
+const OIDC_SCOPES = ['openid', 'email', 'profile'];
+
+/** The OpenID Connect providers set in the environment, in the order the sign-in card lists them. */
+function oidcProvidersFrom(env: Env): OidcProviderConfig[] {
+  const list: OidcProviderConfig[] = [];
+  if (env.GOOGLE_CLIENT_ID) {
+    list.push({
+      id: 'google',
+      name: 'Google',
+      issuer: env.GOOGLE_ISSUER,
+      clientId: env.GOOGLE_CLIENT_ID,
+      clientSecret: env.GOOGLE_CLIENT_SECRET,
+      scopes: OIDC_SCOPES,
+      authParams: { access_type: 'offline', include_granted_scopes: 'true' },
+    });
+  }
+  if (env.APPLE_CLIENT_ID) {
+    list.push({
+      id: 'apple',
+      name: 'Apple',
+      issuer: 'https://appleid.apple.com',
+      clientId: env.APPLE_CLIENT_ID,
+      // Apple posts the code back (form_post) when email is asked for, and documents no PKCE for the web.
+      scopes: ['openid', 'email'],
+      pkce: false,
+      authParams: { response_mode: 'form_post' },
+      appleKey: {
+        teamId: env.APPLE_TEAM_ID!,
+        keyId: env.APPLE_KEY_ID!,
+        // .env files often hold the PEM on one line with literal \n.
+        privateKey: env.APPLE_PRIVATE_KEY!.replace(/\\n/g, '\n'),
+      },
+    });
+  }
+  if (env.GITLAB_CLIENT_ID) {
+    list.push({
+      id: 'gitlab',
+      name: 'GitLab',
+      issuer: env.GITLAB_ISSUER,
+      clientId: env.GITLAB_CLIENT_ID,
+      clientSecret: env.GITLAB_CLIENT_SECRET,
+      scopes: ['openid', 'email', 'profile'],
+    });
+  }
+  if (env.LINKEDIN_CLIENT_ID) {
+    list.push({
+      id: 'linkedin',
+      name: 'LinkedIn',
+      issuer: 'https://www.linkedin.com/oauth',
+      clientId: env.LINKEDIN_CLIENT_ID,
+      clientSecret: env.LINKEDIN_CLIENT_SECRET,
+      scopes: OIDC_SCOPES,
+      // LinkedIn's "Sign In with LinkedIn using OpenID Connect" offers PKCE to native apps only.
+      pkce: false,
+    });
+  }
+  if (env.OKTA_CLIENT_ID) {
+    list.push({
+      id: 'okta',
+      name: 'Okta',
+      issuer: env.OKTA_ISSUER!,
+      clientId: env.OKTA_CLIENT_ID,
+      clientSecret: env.OKTA_CLIENT_SECRET,
+      scopes: OIDC_SCOPES,
+    });
+  }
+  if (env.ACTIVE_DIRECTORY_CLIENT_ID) {
+    list.push({
+      id: 'active-directory',
+      name: 'Active Directory',
+      // One directory (tenant) per setting: its v2.0 issuer is what the id_token's `iss` says.
+      issuer: `https://login.microsoftonline.com/${env.ACTIVE_DIRECTORY_TENANT_ID}/v2.0`,
+      clientId: env.ACTIVE_DIRECTORY_CLIENT_ID,
+      clientSecret: env.ACTIVE_DIRECTORY_CLIENT_SECRET,
+      scopes: OIDC_SCOPES,
+    });
+  }
+  if (env.OIDC_PROVIDERS_JSON) list.push(...ProvidersSchema.parse(JSON.parse(env.OIDC_PROVIDERS_JSON)));
+  return list;
+}
+
+/** The plain OAuth 2 providers set in the environment (arctic; see modules/auth/oauth2.providers.ts). */
+function oauth2ProvidersFrom(env: Env): OAuth2ProviderConfig[] {
+  const pairs: [OAuth2ProviderId, string | undefined, string | undefined][] = [
+    ['github', env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET],
+    ['discord', env.DISCORD_CLIENT_ID, env.DISCORD_CLIENT_SECRET],
+    ['bitbucket', env.BITBUCKET_CLIENT_ID, env.BITBUCKET_CLIENT_SECRET],
+    ['facebook', env.FACEBOOK_CLIENT_ID, env.FACEBOOK_CLIENT_SECRET],
+    ['twitter', env.TWITTER_CLIENT_ID, env.TWITTER_CLIENT_SECRET],
+  ];
+  return pairs.flatMap(([id, clientId, clientSecret]) =>
+    clientId && clientSecret
+      ? [
+          {
+            id,
+            clientId,
+            clientSecret,
+            ...(id === 'github'
+              ? {
+                  webUrl: env.GITHUB_URL.replace(/\/$/, ''),
+                  apiUrl: env.GITHUB_API_URL.replace(/\/$/, ''),
+                }
+              : {}),
+          },
+        ]
+      : [],
+  );
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -331,7 +525,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       poolSize: env.DATABASE_POOL_SIZE,
       embeddedDir: path.join(path.resolve(env.DATA_DIR), 'pglite'),
     },
-    queue: { pollIntervalSeconds: env.QUEUE_POLL_INTERVAL_SECONDS, concurrency: env.WORKER_CONCURRENCY },
+    queue: {
+      pollIntervalSeconds: env.QUEUE_POLL_INTERVAL_SECONDS,
+      concurrency: env.WORKER_CONCURRENCY,
+      maintenanceIntervalSeconds: env.QUEUE_MAINTENANCE_INTERVAL_SECONDS,
+    },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     corsOrigins: env.CORS_ORIGINS,
@@ -372,24 +570,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         perIp: env.AUTH_RATE_LIMIT_PER_IP,
         perContact: env.AUTH_RATE_LIMIT_PER_CONTACT,
       },
-      oidcProviders: [
-        ...(env.GOOGLE_CLIENT_ID
-          ? [
-              {
-                id: 'google',
-                name: 'Google',
-                issuer: env.GOOGLE_ISSUER,
-                clientId: env.GOOGLE_CLIENT_ID,
-                clientSecret: env.GOOGLE_CLIENT_SECRET,
-                scopes: ['openid', 'email', 'profile'],
-              },
-            ]
-          : []),
-        ...(env.OIDC_PROVIDERS_JSON ? ProvidersSchema.parse(JSON.parse(env.OIDC_PROVIDERS_JSON)) : []),
-      ],
+      oidcProviders: oidcProvidersFrom(env),
+      oauth2Providers: oauth2ProvidersFrom(env),
     },
     providers: {
       timeoutSeconds: env.PROVIDER_TIMEOUT_SECONDS,
+      pollIntervalMs: env.PROVIDER_POLL_INTERVAL_MS,
       fal: { key: env.FAL_KEY, baseUrl: env.FAL_BASE_URL, webhookJwksUrl: env.FAL_WEBHOOK_JWKS_URL },
       replicate: {
         apiToken: env.REPLICATE_API_TOKEN,
@@ -400,6 +586,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     models: loadCatalogue({ json: env.MODELS_JSON, file: env.MODELS_FILE }),
     generation: {
       timeoutSeconds: env.GENERATION_TIMEOUT_SECONDS,
+      retryLimit: env.GENERATION_RETRY_LIMIT,
+      retryDelaySeconds: env.GENERATION_RETRY_DELAY_SECONDS,
       webhookBaseUrl: env.WEBHOOK_BASE_URL?.replace(/\/$/, ''),
       adminEmails: env.ADMIN_EMAILS.map((e) => e.toLowerCase()),
       welcomeCredits: env.WELCOME_CREDITS,

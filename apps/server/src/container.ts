@@ -52,7 +52,15 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     queue = await JobQueue.start({
       executor: database.executor,
       pollIntervalSeconds: config.queue.pollIntervalSeconds,
-      expireInSeconds: { 'generation.run': config.generation.timeoutSeconds },
+      maintenanceIntervalSeconds: config.queue.maintenanceIntervalSeconds,
+      overrides: {
+        'generation.run': {
+          expireInSeconds: config.generation.timeoutSeconds,
+          retryLimit: config.generation.retryLimit,
+          retryDelay: config.generation.retryDelaySeconds,
+          retryBackoff: config.generation.retryDelaySeconds > 0,
+        },
+      },
     });
   } catch (err) {
     await database.close();
@@ -68,8 +76,8 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
   const auth = createAuthModule(database.db, config, log);
   const models = new ProviderRegistry(config.models, {
     local: new LocalTextToImage(),
-    fal: createFalTextToImage(config),
-    replicate: createReplicateTextToImage(config),
+    fal: createFalTextToImage(config, { pollIntervalMs: config.providers.pollIntervalMs }),
+    replicate: createReplicateTextToImage(config, { pollIntervalMs: config.providers.pollIntervalMs }),
   });
   const generation = createGenerationModule({ db: database.db, config, ledger, queue, storage, models });
   // Welcome credits: granted at most once per person (the idempotency key), so running this on every

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
@@ -45,10 +46,23 @@ export function tempDir(prefix = 'lumina-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }
 
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
 export interface TestEnv {
   config: Config;
   container: Container;
   app: FastifyInstance;
+  /** `http://127.0.0.1:<port>` when started with `listen: true` (real HTTP: SSE, webhooks from fakes). */
+  baseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -67,9 +81,16 @@ export async function startTestEnv(
     keep?: boolean;
     /** Adds routes before the app is ready (test-only routes that exercise shared plugins). */
     beforeReady?: (app: FastifyInstance) => void;
+    /**
+     * Listen on a real port of 127.0.0.1, known before config is loaded so PUBLIC_URL and
+     * WEBHOOK_BASE_URL (unless given in `env`) point at it: fake vendors can deliver webhooks to it.
+     */
+    listen?: boolean;
   } = {},
 ): Promise<TestEnv> {
   const dataDir = options.dataDir ?? tempDir();
+  const port = options.listen ? await freePort() : undefined;
+  const baseUrl = port ? `http://127.0.0.1:${port}` : undefined;
   const database = options.databaseUrl || options.embeddedDir ? undefined : await freshDatabaseUrl();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -81,6 +102,7 @@ export async function startTestEnv(
     ...((options.databaseUrl ?? database?.url)
       ? { DATABASE_URL: (options.databaseUrl ?? database?.url)! }
       : {}),
+    ...(baseUrl ? { PUBLIC_URL: baseUrl, WEBHOOK_BASE_URL: baseUrl } : {}),
     ...options.env,
   });
   const effective: Config = Object.freeze({
@@ -99,10 +121,12 @@ export async function startTestEnv(
   const app = await buildApp(container);
   options.beforeReady?.(app);
   await app.ready();
+  if (port) await app.listen({ port, host: '127.0.0.1' });
   return {
     config: effective,
     container,
     app,
+    baseUrl,
     async close() {
       await app.close();
       await container.close();

@@ -69,6 +69,7 @@ export const listImagesContract = defineContract({
     is_favorite: boolFlag,
     category: Category.optional(),
     model: z.string().max(100).optional(),
+    job_id: z.uuid('Not a job id').optional().describe("Only this job's results"),
     ...pageQuery,
   }),
   response: ImagePage,
@@ -78,6 +79,15 @@ export const saveImageContract = defineContract({
   method: 'PUT',
   path: '/api/images/{id}',
   summary: 'Save an image to the collection',
+  tags: ['images'],
+  params: imageId,
+  response: ImageView,
+});
+
+export const unsaveImageContract = defineContract({
+  method: 'DELETE',
+  path: '/api/images/{id}/save',
+  summary: 'Remove an image from the saved collection (the image itself stays)',
   tags: ['images'],
   params: imageId,
   response: ImageView,

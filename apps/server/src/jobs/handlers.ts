@@ -9,13 +9,6 @@ export function createJobHandlers(container: Container): JobHandlers {
     'generation.run': ({ jobId }, ctx) => generation.worker.run(jobId, ctx),
     'generation.sync': ({ jobId }) => generation.worker.syncFromProvider(jobId),
     // Reached only when every try failed or stalled (a worker died mid-job): fail it and refund, once.
-    'generation.failed': async ({ jobId }) => ({
-      ended: Boolean(
-        await generation.generation.finish({ id: jobId }, 'failed', {
-          refund: true,
-          error: 'The image service did not finish this job after several tries. Your credits were refunded.',
-        }),
-      ),
-    }),
+    'generation.failed': ({ jobId }) => generation.worker.abandon(jobId),
   };
 }

@@ -42,11 +42,7 @@ export async function startWorkers(
     const run = runner(name, handlers[name] as JobHandler<JobName>, options.log);
     // One job per fetch; parallelism comes from several workers on the same queue.
     for (let i = 0; i < options.concurrency; i++) {
-      await queue.boss.work(
-        name,
-        { batchSize: 1, pollingIntervalSeconds: queue.pollIntervalSeconds, includeMetadata: true },
-        async ([job]: JobWithMeta[]) => (job ? run(job) : undefined),
-      );
+      await queue.work(name, (job) => run(job as JobWithMeta));
     }
   }
 }

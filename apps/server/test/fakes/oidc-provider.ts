@@ -23,13 +23,21 @@ interface PendingCode {
  * back with a code for `nextUser`), token (checks client secret, redirect URI and PKCE S256; returns an
  * RS256 id_token), userinfo and JWKS. Our server's real openid-client code path talks to it over HTTP.
  */
-export async function startFakeOidcProvider(options: { clientId: string; clientSecret: string }) {
+export async function startFakeOidcProvider(options: {
+  clientId: string;
+  clientSecret: string;
+  /** A fixed port on 127.0.0.1 (the browser tests' web server); any free port when unset. */
+  port?: number;
+  /** Who `/authorize` signs in until `POST /_test/next-user` or `state.nextUser` says otherwise. */
+  user?: FakeOidcUser;
+}) {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(publicKey)), kid: 'fake-1', alg: 'RS256', use: 'sig' };
   const codes = new Map<string, PendingCode>();
   const accessTokens = new Map<string, FakeOidcUser>();
   const state = {
-    nextUser: { sub: 'user-1', email: 'person@example.test', email_verified: true } as FakeOidcUser,
+    nextUser:
+      options.user ?? ({ sub: 'user-1', email: 'person@example.test', email_verified: true } as FakeOidcUser),
     /** Leave the email out of the id_token (userinfo still has it unless the user has none). */
     emailOnlyInUserinfo: false,
     tokenRequests: [] as Array<Record<string, string>>,
@@ -40,7 +48,7 @@ export async function startFakeOidcProvider(options: { clientId: string; clientS
       res.writeHead(500).end(String(err));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -64,6 +72,11 @@ export async function startFakeOidcProvider(options: { clientId: string; clientS
       });
     }
     if (url.pathname === '/jwks') return json(200, { keys: [jwk] });
+    // Test control (not OIDC): choose who the next authorisation signs in, as a person would on the login page.
+    if (url.pathname === '/_test/next-user' && req.method === 'POST') {
+      state.nextUser = JSON.parse(await readBody(req)) as FakeOidcUser;
+      return json(200, state.nextUser);
+    }
     if (url.pathname === '/authorize') {
       const q = url.searchParams;
       if (q.get('client_id') !== options.clientId) return json(400, { error: 'invalid_client' });

@@ -1,4 +1,7 @@
+import type { JobView } from '@lumina/contracts';
+import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { creditLedger } from '../../src/db/schema/index.ts';
 import { signIn } from '../../src/modules/auth/auth.test-helpers.ts';
 import type { TestEnv } from '../harness.ts';
 
@@ -6,6 +9,8 @@ import type { TestEnv } from '../harness.ts';
 export interface Client {
   userId: string;
   email: string;
+  /** The bearer token, for real-HTTP calls (SSE) or another process on the same database. */
+  accessToken: string;
   call(method: InjectOptions['method'], url: string, payload?: unknown): Promise<LightMyRequestResponse>;
 }
 
@@ -17,6 +22,7 @@ export async function signedInClient(env: TestEnv, name = 'person'): Promise<Cli
   return {
     userId: session.userId,
     email,
+    accessToken: session.accessToken,
     call: (method, url, payload) =>
       env.app.inject({
         method,
@@ -38,6 +44,46 @@ export async function eventually<T>(
     const value = await check();
     if (value !== undefined) return value;
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+const TERMINAL = ['succeeded', 'failed', 'cancelled'];
+
+/** The job as `GET /api/progress` shows it. */
+export async function jobView(client: Client, jobId: string): Promise<JobView | undefined> {
+  const jobs = (await client.call('GET', '/api/progress')).json().jobs as JobView[];
+  return jobs.find((j) => j.id === jobId);
+}
+
+/** Waits until the job ends with `status`; fails at once if it ends otherwise. */
+export async function waitForJob(
+  client: Client,
+  jobId: string,
+  status: 'succeeded' | 'failed' | 'cancelled' = 'succeeded',
+  timeoutMs = 60_000,
+): Promise<JobView> {
+  return eventually(
+    async () => {
+      const job = await jobView(client, jobId);
+      if (job && TERMINAL.includes(job.status) && job.status !== status) {
+        throw new Error(`job ended ${job.status}: ${job.error}`);
+      }
+      return job?.status === status ? job : undefined;
+    },
+    timeoutMs,
+    `job ${jobId} to be ${status}`,
+  );
+}
+
+export const balanceOf = async (client: Client) =>
+  (await client.call('GET', '/api/credits/balance')).json().balance as number;
+
+/** The person's ledger rows, oldest first (to count charges and refunds exactly). */
+export async function ledgerOf(env: TestEnv, userId: string) {
+  return env.container.database.db
+    .select()
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, userId))
+    .orderBy(creditLedger.id);
 }

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -90,7 +90,9 @@ describe('app routes', () => {
     renderAt(paths.home);
     const heading = await screen.findByRole('heading', { level: 1 });
     expect(heading.textContent).toBe(commonEn.pages.home.title);
-    expect(document.title).toBe(`${commonEn.pages.home.documentTitle} · ${commonEn.app.name}`);
+    await waitFor(() =>
+      expect(document.title).toBe(`${commonEn.pages.home.documentTitle} · ${commonEn.app.name}`),
+    );
   });
 
   it.each(publicPages)('renders the public %s page without a session', async (key) => {
@@ -115,7 +117,8 @@ describe('app routes', () => {
       const heading = await screen.findByRole('heading', { level: 1 });
       expect(heading.textContent).toBe(commonEn.pages[key].title);
       expect(screen.getByText(commonEn.pages[key].description)).toBeTruthy();
-      expect(document.title).toBe(`${commonEn.pages[key].title} · ${commonEn.app.name}`);
+      // The title is set in an effect after the heading renders.
+      await waitFor(() => expect(document.title).toBe(`${commonEn.pages[key].title} · ${commonEn.app.name}`));
     },
   );
 

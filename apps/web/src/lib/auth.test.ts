@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getAccessToken, mayHaveSession, sessionStore, startSession } from './auth';
+import {
+  getAccessToken,
+  mayHaveSession,
+  sessionStore,
+  setSignedIn,
+  setSignedOut,
+  startSession,
+} from './auth';
 
 const clearCookies = () => {
   for (const part of document.cookie.split(';')) {
@@ -25,10 +32,24 @@ describe('session glue', () => {
   it('without session cookies it is signed out at once, no token, and the SDK is never loaded', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     await startSession();
-    expect(sessionStore.getState()).toEqual({ status: 'signedOut', userId: null });
+    expect(sessionStore.getState()).toMatchObject({ status: 'signedOut', userId: null });
     await expect(getAccessToken()).resolves.toBeUndefined();
     // Loading the SDK would ask the server for its login methods first.
     expect(fetchSpy).not.toHaveBeenCalled();
     fetchSpy.mockRestore();
+  });
+
+  it('gives every new sign-in a new session key, so per-user caches of an earlier session are not reused', () => {
+    setSignedIn('u-1');
+    const first = sessionStore.getState().sessionKey;
+    setSignedIn('u-1'); // a refresh of the same session
+    expect(sessionStore.getState().sessionKey).toBe(first);
+    setSignedOut();
+    setSignedIn('u-1'); // signed in again, e.g. stopped at the second factor this time
+    expect(sessionStore.getState()).toMatchObject({
+      status: 'signedIn',
+      userId: 'u-1',
+      sessionKey: first + 1,
+    });
   });
 });

@@ -15,16 +15,27 @@ export interface SessionState {
   status: SessionStatus;
   /** The signed-in user's id (the access token's `sub`), else null. */
   userId: string | null;
+  /**
+   * Which sign-in this is: a new number each time a session starts. Per-user queries put it in their
+   * key, so nothing cached in an earlier session (before a sign-out) is shown in the next one.
+   */
+  sessionKey: number;
 }
 
-export const sessionStore = createStore<SessionState>()(() => ({ status: 'unknown', userId: null }));
+export const sessionStore = createStore<SessionState>()(() => ({
+  status: 'unknown',
+  userId: null,
+  sessionKey: 0,
+}));
 
 export function useSession<T>(selector: (state: SessionState) => T): T {
   return useStore(sessionStore, selector);
 }
 
 export function setSignedIn(userId: string): void {
-  sessionStore.setState({ status: 'signedIn', userId });
+  const current = sessionStore.getState();
+  if (current.status === 'signedIn' && current.userId === userId) return;
+  sessionStore.setState({ status: 'signedIn', userId, sessionKey: current.sessionKey + 1 });
 }
 
 export function setSignedOut(): void {

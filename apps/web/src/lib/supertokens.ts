@@ -172,17 +172,6 @@ export async function signOut(): Promise<void> {
   await Session.signOut();
 }
 
-/** Second factors as the server reports them for this user (`PUT /auth/mfa/info`). */
-export interface SecondFactorInfo {
-  alreadySetup: string[];
-  allowedToSetup: string[];
-}
-
-export async function secondFactorInfo(): Promise<SecondFactorInfo> {
-  const info = await MultiFactorAuth.resyncSessionAndFetchMFAInfo();
-  return { alreadySetup: info.factors.alreadySetup, allowedToSetup: info.factors.allowedToSetup };
-}
-
 /** Opens the prebuilt set-up screen of a factor (e.g. /auth/mfa/totp?setup=true) and returns here afterwards. */
 export async function setUpFactor(factorId: string, navigate: (to: string) => void): Promise<void> {
   await MultiFactorAuth.redirectToFactor({
@@ -207,7 +196,6 @@ export interface SuperTokensModule {
   getAccessToken: typeof getAccessToken;
   currentUserId: typeof currentUserId;
   signOut: typeof signOut;
-  secondFactorInfo: typeof secondFactorInfo;
   setUpFactor: typeof setUpFactor;
   removeTotpDevices: typeof removeTotpDevices;
 }

@@ -80,7 +80,7 @@ export function createAuthModule(
     }),
     tenants: new Tenants(auth),
     mfa: new MfaService(db, clock, { phoneEnabled: auth.passwordless.contactMethod !== 'EMAIL' }),
-    thirdParty: new ThirdPartyProviders(auth.oidcProviders, log),
+    thirdParty: new ThirdPartyProviders(auth.oidcProviders, auth.oauth2Providers, log),
     rateLimiter: new RateLimiter(db, clock),
     hooks: new SignInHooks(log),
     mailer,

@@ -53,6 +53,38 @@ export function thirdPartyRoutes(app: FastifyInstance, auth: AuthModule): void {
     return { status: 'OK', urlWithQueryParams: url, pkceCodeVerifier };
   });
 
+  // Apple posts the code to the API (response_mode=form_post; the web SDK's Apple button uses
+  // `{apiDomain}/auth/callback/apple` as the redirect URI). Send the browser on to the web callback page
+  // with the same fields as a query, as supertokens-node does. The page comes from the SDK's `state`
+  // (`frontendRedirectURI`), and only one of our own callback pages is accepted.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  app.post('/callback/apple', async (request, reply) => {
+    const form = (request.body ?? {}) as Record<string, string>;
+    let target = `${config.auth.webUrl}${AUTH_BASE_PATH}/callback/apple`;
+    try {
+      const state = JSON.parse(Buffer.from(form.state ?? '', 'base64').toString('utf8')) as {
+        frontendRedirectURI?: unknown;
+      };
+      if (
+        typeof state.frontendRedirectURI === 'string' &&
+        allowedRedirect('apple', state.frontendRedirectURI)
+      ) {
+        target = state.frontendRedirectURI;
+      }
+    } catch {
+      // No readable state: the web callback page reports the missing state itself.
+    }
+    const url = new URL(target);
+    for (const [key, value] of Object.entries(form)) {
+      if (typeof value === 'string') url.searchParams.set(key, value);
+    }
+    return reply.redirect(url.toString(), 303);
+  });
+
   tenantRoute(app, 'POST', '/signinup', async (request, reply) => {
     const tenant = tenantOf(auth, request);
     const body = parseBody(SignInUpBody, request.body);

@@ -1,14 +1,11 @@
 import * as oidc from 'openid-client';
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import type { OidcProviderConfig } from '../../config.ts';
+import { generateCodeVerifier } from 'arctic';
+import { createRemoteJWKSet, importPKCS8, jwtVerify, SignJWT, type JWTVerifyGetKey } from 'jose';
+import type { OAuth2ProviderConfig, OidcProviderConfig } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
+import { bearerGetJson, OAUTH2_PRESETS, type ProviderProfile } from './oauth2.providers.ts';
 
-export interface ProviderProfile {
-  /** The provider's stable user id (`sub`). */
-  userId: string;
-  email?: string;
-  emailVerified: boolean;
-}
+export type { ProviderProfile } from './oauth2.providers.ts';
 
 export type ExchangeResult = { ok: true; profile: ProviderProfile } | { ok: false; reason: string };
 
@@ -17,84 +14,153 @@ interface Discovered {
   jwks: JWTVerifyGetKey;
 }
 
+type Provider =
+  | { kind: 'oidc'; id: string; name: string; config: OidcProviderConfig }
+  | { kind: 'oauth2'; id: string; name: string; config: OAuth2ProviderConfig };
+
 /**
- * Third-party sign-in over OpenID Connect (openid-client): discovery on first use, authorisation URLs
- * with PKCE S256 (the client keeps the verifier and its own `state`), the code exchange, and an
- * id_token verified against the provider's JWKS. Google is one configured provider among others.
+ * Third-party sign-in. OpenID Connect providers (Google, Apple, GitLab, LinkedIn, Okta, Active Directory
+ * and any OIDC_PROVIDERS_JSON issuer) go through openid-client: discovery on first use, PKCE S256, the
+ * code exchange, and an id_token verified against the provider's JWKS with jose. Plain OAuth 2
+ * providers (GitHub, Discord, Bitbucket, Facebook, X) go through arctic, and their profile and email
+ * come from each provider's own API (`oauth2.providers.ts`). The web SDK keeps the PKCE verifier and
+ * adds its own `state`, so authorisation URLs carry none.
  */
 export class ThirdPartyProviders {
   private readonly discovered = new Map<string, Promise<Discovered>>();
 
-  constructor(
-    private readonly providers: OidcProviderConfig[],
-    private readonly log: Logger,
-  ) {}
+  private readonly providers: Provider[];
 
-  get(id: string): OidcProviderConfig | undefined {
-    return this.providers.find((p) => p.id === id);
+  constructor(
+    oidcProviders: OidcProviderConfig[],
+    oauth2Providers: OAuth2ProviderConfig[],
+    private readonly log: Logger,
+  ) {
+    this.providers = [
+      ...oidcProviders.map((config): Provider => ({
+        kind: 'oidc',
+        id: config.id,
+        name: config.name,
+        config,
+      })),
+      ...oauth2Providers.map((config): Provider => ({
+        kind: 'oauth2',
+        id: config.id,
+        name: OAUTH2_PRESETS[config.id].name,
+        config,
+      })),
+    ];
+  }
+
+  /** Every configured provider id, in the order the sign-in card lists them. */
+  get ids(): string[] {
+    return this.providers.map((p) => p.id);
+  }
+
+  get(id: string): { id: string; name: string } | undefined {
+    const provider = this.providers.find((p) => p.id === id);
+    return provider && { id: provider.id, name: provider.name };
   }
 
   async authorisationUrl(
     id: string,
     redirectUri: string,
-  ): Promise<{ url: string; pkceCodeVerifier: string }> {
-    const provider = this.get(id)!;
-    const { config } = await this.discover(provider);
-    const pkceCodeVerifier = oidc.randomPKCECodeVerifier();
+  ): Promise<{ url: string; pkceCodeVerifier?: string }> {
+    const provider = this.providers.find((p) => p.id === id)!;
+    if (provider.kind === 'oauth2') {
+      const preset = OAUTH2_PRESETS[provider.config.id];
+      const verifier = preset.pkce ? generateCodeVerifier() : null;
+      const url = preset.flow(provider.config, redirectUri).authorizationUrl('-', verifier, preset.scopes);
+      url.searchParams.delete('state');
+      return { url: url.toString(), ...(verifier ? { pkceCodeVerifier: verifier } : {}) };
+    }
+    const { config } = await this.discover(provider.config);
+    const pkce = provider.config.pkce !== false;
+    const pkceCodeVerifier = pkce ? oidc.randomPKCECodeVerifier() : undefined;
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
       response_type: 'code',
-      scope: provider.scopes.join(' '),
-      code_challenge: await oidc.calculatePKCECodeChallenge(pkceCodeVerifier),
-      code_challenge_method: 'S256',
-      ...(id === 'google' ? { access_type: 'offline', include_granted_scopes: 'true' } : {}),
+      scope: provider.config.scopes.join(' '),
+      ...(pkceCodeVerifier
+        ? {
+            code_challenge: await oidc.calculatePKCECodeChallenge(pkceCodeVerifier),
+            code_challenge_method: 'S256',
+          }
+        : {}),
+      ...provider.config.authParams,
     });
-    return { url: url.toString(), pkceCodeVerifier };
+    return { url: url.toString(), ...(pkceCodeVerifier ? { pkceCodeVerifier } : {}) };
   }
 
   async exchange(
     id: string,
     input: { redirectUri: string; query: Record<string, string>; pkceCodeVerifier?: string },
   ): Promise<ExchangeResult> {
-    const provider = this.get(id)!;
+    const provider = this.providers.find((p) => p.id === id)!;
     try {
-      const { config, jwks } = await this.discover(provider);
-      const currentUrl = new URL(input.redirectUri);
-      for (const [k, v] of Object.entries(input.query)) currentUrl.searchParams.set(k, v);
-      const tokens = await oidc.authorizationCodeGrant(
-        config,
-        currentUrl,
-        {
-          pkceCodeVerifier: input.pkceCodeVerifier,
-          // The web SDK checks `state` itself before calling us (CONTRACT §5.2).
-          expectedState: input.query.state ?? oidc.skipStateCheck,
-          idTokenExpected: true,
-        },
-        { redirect_uri: input.redirectUri },
-      );
-      const { payload } = await jwtVerify(tokens.id_token!, jwks, {
-        issuer: config.serverMetadata().issuer,
-        audience: provider.clientId,
-      });
-      let email = typeof payload.email === 'string' ? payload.email : undefined;
-      let verified = payload.email_verified;
-      if (!email && config.serverMetadata().userinfo_endpoint) {
-        const info = await oidc.fetchUserInfo(config, tokens.access_token, payload.sub!);
-        email = typeof info.email === 'string' ? info.email : undefined;
-        verified = info.email_verified;
-      }
-      return {
-        ok: true,
-        profile: {
-          userId: payload.sub!,
-          email: email?.trim().toLowerCase(),
-          emailVerified: verified === true || verified === 'true',
-        },
-      };
+      if (input.query.error) throw new Error(`the provider answered ${input.query.error}`);
+      const profile =
+        provider.kind === 'oauth2'
+          ? await this.exchangeOAuth2(provider.config, input)
+          : await this.exchangeOidc(provider.config, input);
+      return { ok: true, profile: { ...profile, email: profile.email?.trim().toLowerCase() } };
     } catch (err) {
       this.log.warn({ err, provider: id }, 'third-party sign-in failed');
       return { ok: false, reason: err instanceof Error ? err.message : String(err) };
     }
+  }
+
+  private async exchangeOAuth2(
+    config: OAuth2ProviderConfig,
+    input: { redirectUri: string; query: Record<string, string>; pkceCodeVerifier?: string },
+  ): Promise<ProviderProfile> {
+    const preset = OAUTH2_PRESETS[config.id];
+    const tokens = await preset
+      .flow(config, input.redirectUri)
+      .exchange(input.query.code!, preset.pkce ? (input.pkceCodeVerifier ?? null) : null);
+    return preset.profile(bearerGetJson(tokens.accessToken()), config);
+  }
+
+  private async exchangeOidc(
+    provider: OidcProviderConfig,
+    input: { redirectUri: string; query: Record<string, string>; pkceCodeVerifier?: string },
+  ): Promise<ProviderProfile> {
+    const discovered = await this.discover(provider);
+    const { jwks } = discovered;
+    // Apple's client secret is a short-lived JWT signed with the team's key, made for each exchange.
+    const config = provider.appleKey
+      ? new oidc.Configuration(
+          discovered.config.serverMetadata(),
+          provider.clientId,
+          undefined,
+          oidc.ClientSecretPost(await appleClientSecret(provider.clientId, provider.appleKey)),
+        )
+      : discovered.config;
+    const currentUrl = new URL(input.redirectUri);
+    for (const [k, v] of Object.entries(input.query)) currentUrl.searchParams.set(k, v);
+    const tokens = await oidc.authorizationCodeGrant(
+      config,
+      currentUrl,
+      {
+        pkceCodeVerifier: provider.pkce === false ? undefined : input.pkceCodeVerifier,
+        // The web SDK checks `state` itself before calling us (CONTRACT §5.2).
+        expectedState: input.query.state ?? oidc.skipStateCheck,
+        idTokenExpected: true,
+      },
+      { redirect_uri: input.redirectUri },
+    );
+    const { payload } = await jwtVerify(tokens.id_token!, jwks, {
+      issuer: config.serverMetadata().issuer,
+      audience: provider.clientId,
+    });
+    let email = typeof payload.email === 'string' ? payload.email : undefined;
+    let verified = payload.email_verified;
+    if (!email && config.serverMetadata().userinfo_endpoint) {
+      const info = await oidc.fetchUserInfo(config, tokens.access_token, payload.sub!);
+      email = typeof info.email === 'string' ? info.email : undefined;
+      verified = info.email_verified;
+    }
+    return { userId: payload.sub!, email, emailVerified: verified === true || verified === 'true' };
   }
 
   private discover(provider: OidcProviderConfig): Promise<Discovered> {
@@ -116,4 +182,19 @@ export class ThirdPartyProviders {
     }
     return found;
   }
+}
+
+/** Sign in with Apple's client secret: an ES256 JWT from the team, for the Services ID, 5 minutes long. */
+export async function appleClientSecret(
+  clientId: string,
+  key: { teamId: string; keyId: string; privateKey: string },
+): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'ES256', kid: key.keyId })
+    .setIssuer(key.teamId)
+    .setSubject(clientId)
+    .setAudience('https://appleid.apple.com')
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(await importPKCS8(key.privateKey, 'ES256'));
 }

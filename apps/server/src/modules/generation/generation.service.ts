@@ -13,7 +13,7 @@ import { toJobView } from './generation.mapper.ts';
 import type { ProgressBus } from './progress.bus.ts';
 
 /** Resolves a model id to its catalogue entry and provider adapter (throws a readable AppError). */
-export type ModelResolver = Pick<ProviderRegistry, 'get'>;
+export type ModelResolver = Pick<ProviderRegistry, 'get' | 'adapter'>;
 
 export interface PromptInput {
   text: string;
@@ -102,6 +102,8 @@ export class GenerationService {
       await this.queue.send('generation.run', { jobId }, { tx });
       return { job, balance: charge.entry.balanceAfter };
     });
+    // Committed: start it now rather than at this process's next poll.
+    this.queue.wake('generation.run');
     this.bus.changed(userId);
     return { job, cost, balance };
   }

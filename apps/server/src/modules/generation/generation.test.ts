@@ -82,8 +82,10 @@ describe(`generation on ${testDb}`, { timeout: 120_000 }, () => {
     });
     expect(job.image_ids).toHaveLength(1);
 
-    const list = (await alice.call('GET', '/api/images')).json();
-    const image = list.items.find((i: { id: string }) => i.id === job.image_ids[0]);
+    const list = (await alice.call('GET', `/api/images?job_id=${job.id}`)).json();
+    expect(list.items).toHaveLength(1);
+    const image = list.items[0];
+    expect(image.id).toBe(job.image_ids[0]);
     expect(image).toMatchObject({
       prompt: 'sunset over mountains',
       negative_prompt: 'people',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Storage } from '../../adapters/storage/index.ts';
 import {
   ProviderError,
+  type ProviderName,
   type ProgressUpdate,
   type RunResult,
   type TextToImageRequest,
@@ -202,16 +203,39 @@ export class GenerationWorker {
     }
     const transient = !(err instanceof ProviderError) || err.kind === 'transient';
     if (transient && !ctx.isLastAttempt) {
-      await repo.updateProgress(this.deps.db, job.id, { message: 'Retrying after a temporary problem…' });
+      await repo.updateProgress(this.deps.db, job.id, {
+        message: 'Retrying after a temporary problem…',
+        percent: null,
+      });
       this.deps.bus.changed(job.userId);
       throw err;
     }
-    const reason =
-      err instanceof ProviderError
+    // A refusal keeps the provider's own words; a temporary problem that outlived every retry says so
+    // (its "try again in a moment" text would be wrong by now).
+    const tries = ctx.retryCount + 1;
+    const cause =
+      err instanceof ProviderError && !transient
         ? err.userMessage
-        : 'The image service had a problem and could not finish this job. Your credits were refunded.';
+        : `The image provider kept failing and could not finish this job after ${tries} ${tries === 1 ? 'try' : 'tries'}.`;
+    const reason = `${cause} Your credits were refunded.`;
     ctx.log.warn({ err, jobId: job.id }, 'generation failed');
     await this.deps.service.finish(job, 'failed', { refund: true, error: reason });
     throw new NonRetryableError(reason);
+  }
+
+  /**
+   * The dead letter: every try failed or stalled (workers died mid-job). Fails and refunds the job once,
+   * and asks the provider to stop a request nobody is waiting for any more.
+   */
+  async abandon(jobId: string) {
+    const ended = await this.deps.service.finish({ id: jobId }, 'failed', {
+      refund: true,
+      error: 'The image service did not finish this job after several tries. Your credits were refunded.',
+    });
+    if (ended?.providerRequestId) {
+      const adapter = this.deps.models.adapter(ended.provider as ProviderName);
+      await adapter?.cancel(ended.providerRequestId, ended.providerModel).catch(() => undefined);
+    }
+    return { ended: Boolean(ended) };
   }
 }

@@ -24,7 +24,10 @@ const invalid = () => new AppError('VALIDATION_FAILED', 'The webhook signature i
  */
 export async function providerWebhookRoutes(app: FastifyInstance, deps: ProviderWebhookDeps) {
   await app.register(async (scope) => {
-    // Signatures cover the exact bytes sent, so these routes keep the body raw.
+    // Signatures cover the exact bytes sent, so these routes keep the body raw. The inherited JSON
+    // parser must go too: a '*' parser only catches types no other parser claims, and vendors send
+    // application/json (with it, every genuine webhook failed verification against an empty body).
+    scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 2 * 1024 * 1024 }, (_req, body, done) =>
       done(null, body),
     );

@@ -19,6 +19,7 @@ export interface ImageFilter {
   examples?: boolean;
   category?: string;
   modelId?: string;
+  jobId?: string;
 }
 
 export interface Cursor {
@@ -44,6 +45,7 @@ export async function listImages(
   if (filter.examples) conditions.push(eq(images.isExample, true));
   if (filter.category) conditions.push(eq(images.category, filter.category));
   if (filter.modelId) conditions.push(eq(images.modelId, filter.modelId));
+  if (filter.jobId) conditions.push(eq(images.jobId, filter.jobId));
   if (filter.favoritesOf) {
     conditions.push(
       sql`exists (select 1 from ${imageFavorites} f where f.image_id = ${images.id} and f.user_id = ${filter.favoritesOf})`,

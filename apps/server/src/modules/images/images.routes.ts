@@ -21,6 +21,7 @@ export function imagesRoutes(
         examples: query.is_example,
         category: query.category,
         modelId: query.model,
+        jobId: query.job_id,
         cursor: query.cursor,
         limit: query.limit,
       }),
@@ -34,6 +35,7 @@ export function imagesRoutes(
     auth,
   );
   route(app, contracts.saveImage, async ({ user, params }) => images.save(user, params.id), auth);
+  route(app, contracts.unsaveImage, async ({ user, params }) => images.save(user, params.id, false), auth);
   route(
     app,
     contracts.deleteImage,

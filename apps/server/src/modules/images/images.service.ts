@@ -18,6 +18,7 @@ export interface ListQuery {
   examples?: boolean;
   category?: string;
   modelId?: string;
+  jobId?: string;
   cursor?: string;
   limit: number;
 }
@@ -41,6 +42,7 @@ export class ImagesService {
           favoritesOf: query.favorites ? viewer?.id : undefined,
           saved: query.saved,
           modelId: query.modelId,
+          jobId: query.jobId,
         };
     if (!query.examples && !viewer) throw new AppError('UNAUTHORISED', 'Sign in to see your images.');
     // One extra row tells whether there is a next page without a count query.
@@ -63,9 +65,9 @@ export class ImagesService {
     };
   }
 
-  async save(viewer: Viewer, id: string): Promise<ImageView> {
+  async save(viewer: Viewer, id: string, saved = true): Promise<ImageView> {
     await this.own(viewer, id);
-    await repo.updateImage(this.db, id, { isSaved: true });
+    await repo.updateImage(this.db, id, { isSaved: saved });
     return this.view(viewer, id);
   }
 

@@ -26,6 +26,7 @@ describe(`gallery on ${testDb}`, () => {
     admin = {
       userId: session.userId,
       email: 'ops@lumina.test',
+      accessToken: session.accessToken,
       call: (method, url, payload) =>
         env.app.inject({
           method,
@@ -66,6 +67,11 @@ describe(`gallery on ${testDb}`, () => {
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toMatchObject({ id: a.id, is_saved: true });
     expect(ids(await alice.call('GET', '/api/images?is_saved=true'))).toEqual([a.id]);
+    const unsaved = await alice.call('DELETE', `/api/images/${a.id}/save`);
+    expect(unsaved.json()).toMatchObject({ id: a.id, is_saved: false });
+    expect(ids(await alice.call('GET', '/api/images?is_saved=true'))).toEqual([]);
+    expect((await bob.call('DELETE', `/api/images/${a.id}/save`)).statusCode).toBe(404);
+    await alice.call('PUT', `/api/images/${a.id}`);
 
     const fav = await alice.call('PUT', `/api/images/${b.id}/favorite`);
     expect(fav.json()).toMatchObject({ is_favorite: true });

@@ -1,11 +1,21 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  disableSecondFactorContract,
+  enableSecondFactorContract,
+  secondFactorsContract,
+  type SecondFactorId,
+  type SecondFactors,
+} from '@lumina/contracts';
+import { api } from '@/lib/api-client';
 import { loadSuperTokens, useSession } from '@/lib/auth';
 
-/** Second factors the server lets this user set up or already has (through the SDK's `PUT /auth/mfa/info`). */
-export const getSecondFactorsQueryOptions = (userId: string | null) =>
+const KEY = ['account', 'second-factors'] as const;
+
+/** The signed-in user's second factors (`GET /api/user/second-factors`). */
+export const getSecondFactorsQueryOptions = (userId: string | null, sessionKey = 0) =>
   queryOptions({
-    queryKey: ['account', 'second-factors', userId],
-    queryFn: async () => (await loadSuperTokens()).secondFactorInfo(),
+    queryKey: [...KEY, userId, sessionKey],
+    queryFn: ({ signal }) => api.call(secondFactorsContract, { signal }),
     enabled: userId !== null,
     staleTime: 0,
     retry: false,
@@ -13,13 +23,32 @@ export const getSecondFactorsQueryOptions = (userId: string | null) =>
 
 export function useSecondFactors() {
   const userId = useSession((s) => s.userId);
-  return useQuery(getSecondFactorsQueryOptions(userId));
+  const sessionKey = useSession((s) => s.sessionKey);
+  return useQuery(getSecondFactorsQueryOptions(userId, sessionKey));
 }
 
-export function useTurnOffTotp() {
+function useFactorMutation(mutationFn: (factorId: SecondFactorId) => Promise<SecondFactors | void>) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async () => (await loadSuperTokens()).removeTotpDevices(),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['account', 'second-factors'] }),
+    mutationFn,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
+  });
+}
+
+/** Asks for this factor at every sign-in (`PUT /api/user/second-factors/{factorId}`). */
+export function useTurnOnFactor() {
+  return useFactorMutation((factorId) => api.call(enableSecondFactorContract, { params: { factorId } }));
+}
+
+/**
+ * Stops asking for this factor. TOTP also forgets the authenticator app (the SDK's
+ * `POST /auth/totp/device/remove` for every device), so turning it on again starts with a new secret.
+ */
+export function useTurnOffFactor() {
+  return useFactorMutation(async (factorId) => {
+    if (factorId === 'totp') {
+      await (await loadSuperTokens()).removeTotpDevices();
+    }
+    return api.call(disableSecondFactorContract, { params: { factorId } });
   });
 }

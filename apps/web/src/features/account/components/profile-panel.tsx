@@ -4,12 +4,15 @@ import { useState } from 'react';
 import { paths } from '@/config/paths';
 import { signOut } from '@/lib/auth';
 import { buttonClass } from '@/components/ui/button-link';
+import { useSignOutEverywhere } from '../api/sign-out-everywhere';
 
-/** Who is signed in (email, or why it could not be loaded), and signing out of this device. */
+/** Who is signed in (email, or why it could not be loaded), signing out of this device or of all of them. */
 export function ProfilePanel({ email, error }: { email: string | null; error?: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const everywhere = useSignOutEverywhere();
   const onSignOut = async () => {
     setPending(true);
     try {
@@ -19,6 +22,9 @@ export function ProfilePanel({ email, error }: { email: string | null; error?: s
       setPending(false);
     }
   };
+  const onSignOutEverywhere = () =>
+    everywhere.mutate(undefined, { onSuccess: () => void navigate(paths.home) });
+  const busy = pending || everywhere.isPending;
   return (
     <section
       aria-labelledby="profile-heading"
@@ -37,12 +43,53 @@ export function ProfilePanel({ email, error }: { email: string | null; error?: s
         <button
           type="button"
           className={buttonClass('secondary')}
-          disabled={pending}
+          disabled={busy}
           onClick={() => void onSignOut()}
         >
           {t('header.signOut')}
         </button>
+        {!confirming && (
+          <button
+            type="button"
+            className={buttonClass('secondary')}
+            disabled={busy}
+            onClick={() => setConfirming(true)}
+          >
+            {t('account.signOutEverywhere')}
+          </button>
+        )}
       </div>
+      {confirming && (
+        <div
+          className="mt-4 rounded-xl border border-zinc-200 bg-zinc-50 p-4 text-sm dark:border-zinc-800 dark:bg-zinc-950/40"
+          data-testid="sign-out-everywhere-confirm"
+        >
+          <p>{t('account.signOutEverywhereBody')}</p>
+          <div className="mt-3 flex flex-wrap gap-3">
+            <button
+              type="button"
+              className={buttonClass('primary')}
+              disabled={busy}
+              onClick={onSignOutEverywhere}
+            >
+              {t('account.signOutEverywhereConfirm')}
+            </button>
+            <button
+              type="button"
+              className={buttonClass('secondary')}
+              disabled={everywhere.isPending}
+              onClick={() => setConfirming(false)}
+            >
+              {t('account.cancel')}
+            </button>
+          </div>
+        </div>
+      )}
+      {everywhere.isError && (
+        <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
+          {t('account.signOutEverywhereFailed')}
+        </p>
+      )}
     </section>
   );
 }

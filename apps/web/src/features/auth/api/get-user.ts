@@ -53,9 +53,9 @@ const shouldRetry = (failureCount: number, error: unknown) =>
   !(error.cause instanceof ApiError && error.cause.status >= 400 && error.cause.status < 500) &&
   failureCount < 3;
 
-export const getUserQueryOptions = (userId: string | null) =>
+export const getUserQueryOptions = (userId: string | null, sessionKey = 0) =>
   queryOptions({
-    queryKey: ['auth', 'user', userId],
+    queryKey: ['auth', 'user', userId, sessionKey],
     queryFn: ({ signal }) => getUser(signal),
     enabled: userId !== null,
     retry: shouldRetry,
@@ -67,7 +67,8 @@ export const getUserQueryOptions = (userId: string | null) =>
  */
 export function useUser() {
   const userId = useSession((s) => s.userId);
-  const query = useQuery(getUserQueryOptions(userId));
+  const sessionKey = useSession((s) => s.sessionKey);
+  const query = useQuery(getUserQueryOptions(userId, sessionKey));
   const profile = query.isSuccess && userId !== null ? query.data : EMPTY_PROFILE;
   const error = userId !== null && query.error instanceof ProfileError ? query.error.reason : undefined;
   return { profile, error, isLoading: userId !== null && query.isPending };

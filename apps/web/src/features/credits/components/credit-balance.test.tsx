@@ -1,10 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import { CREDIT_BALANCE_POLL_MS } from '@lumina/contracts';
 import { json, type LocalServer } from '@/testing/local-server';
 import { newQueryClient, renderWithApp, startApiServer } from '@/testing/app-harness';
-import { creditBalanceQueryKey, getCreditBalanceQueryOptions } from '../api/get-credit-balance';
+import {
+  creditBalanceQueryKey,
+  getCreditBalanceQueryOptions,
+  useRefreshCreditBalance,
+} from '../api/get-credit-balance';
 import { CreditBalance } from './credit-balance';
 
 let server: LocalServer;
@@ -43,5 +47,45 @@ describe('header credit balance', () => {
     await screen.findByText('shell');
     await waitFor(() => expect(server.requests.some((r) => r.url === '/api/credits/balance')).toBe(true));
     expect(screen.queryByTestId('credit-badge')).toBeNull();
+  });
+
+  it('takes the balance a spend reports at once, then refetches it (after a spend or a refund)', async () => {
+    let served = 40;
+    let delay = 0;
+    server.route('GET', '/api/credits/balance', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, delay));
+      json(res, 200, { balance: served });
+    });
+    function Spend() {
+      const refresh = useRefreshCreditBalance();
+      return (
+        <>
+          <button type="button" onClick={() => refresh(36)}>
+            spend
+          </button>
+          <button type="button" onClick={() => refresh()}>
+            refund
+          </button>
+        </>
+      );
+    }
+    renderWithApp(
+      <>
+        <CreditBalance />
+        <Spend />
+      </>,
+      { i18n },
+    );
+    await waitFor(() => expect(screen.getByTestId('credit-balance').textContent).toBe('40'));
+    // The server's answer to the refetch differs (another tab spent meanwhile) and is slow to come.
+    served = 35;
+    delay = 300;
+    fireEvent.click(screen.getByRole('button', { name: 'spend' }));
+    await waitFor(() => expect(screen.getByTestId('credit-balance').textContent).toBe('36'));
+    await waitFor(() => expect(screen.getByTestId('credit-balance').textContent).toBe('35'));
+    served = 41;
+    delay = 0;
+    fireEvent.click(screen.getByRole('button', { name: 'refund' }));
+    await waitFor(() => expect(screen.getByTestId('credit-balance').textContent).toBe('41'));
   });
 });

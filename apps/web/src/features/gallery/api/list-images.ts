@@ -51,21 +51,15 @@ export const listImagesInfiniteOptions = (filters: GalleryFilters) =>
 
 export const useImages = (filters: GalleryFilters) => useInfiniteQuery(listImagesInfiniteOptions(filters));
 
-/**
- * A job's finished images. There is no by-id endpoint, so this reads the newest images (a job's outputs are
- * among them) and keeps the job's; the key carries the count, so each newly finished image refetches.
- */
-export const jobImagesQueryOptions = (imageIds: readonly string[]) =>
+/** A job's finished images (the `job_id` filter); the key carries their ids, so each new one refetches. */
+export const jobImagesQueryOptions = (jobId: string, imageIds: readonly string[]) =>
   queryOptions({
-    queryKey: [...imagesQueryKey, 'job', [...imageIds].sort().join(',')],
-    queryFn: async ({ signal }) => {
-      const page = await listImages({ limit: PAGE_SIZE_MAX }, signal);
-      const wanted = new Set(imageIds);
-      return { items: page.items.filter((image) => wanted.has(image.id)), next_cursor: null };
-    },
+    queryKey: [...imagesQueryKey, 'job', jobId, [...imageIds].sort().join(',')],
+    queryFn: ({ signal }) => listImages({ job_id: jobId, limit: PAGE_SIZE_MAX }, signal),
     enabled: imageIds.length > 0,
     // Keep showing the images already here while the next finished one loads.
     placeholderData: keepPreviousData,
   });
 
-export const useJobImages = (imageIds: readonly string[]) => useQuery(jobImagesQueryOptions(imageIds));
+export const useJobImages = (jobId: string, imageIds: readonly string[]) =>
+  useQuery(jobImagesQueryOptions(jobId, imageIds));

@@ -128,7 +128,7 @@ describe('gallery', () => {
       expect(within(card).getByTestId('action-save').getAttribute('aria-pressed')).toBe('true'),
     );
     expect(within(card).getByTestId('action-save').getAttribute('aria-label')).toBe(
-      commonEn.images.actions.saved,
+      commonEn.images.actions.unsave,
     );
   });
 

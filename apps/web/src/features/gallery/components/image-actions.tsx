@@ -110,11 +110,11 @@ export function ImageActions({
     <ActionButton
       variant={variant}
       testId="action-save"
-      label={image.is_saved ? t('images.actions.saved') : t('images.actions.save')}
+      label={image.is_saved ? t('images.actions.unsave') : t('images.actions.save')}
       pressed={image.is_saved}
-      disabled={image.is_saved || save.isPending}
+      disabled={save.isPending}
       tone={image.is_saved ? 'active' : 'default'}
-      onClick={() => save.mutate(image.id)}
+      onClick={() => save.mutate({ id: image.id, saved: !image.is_saved })}
     >
       <BookmarkIcon filled={image.is_saved} />
     </ActionButton>

@@ -7,12 +7,12 @@ import { ImageGrid, type ImageGridProps } from './image-grid';
 export function JobResults({
   job,
   ...props
-}: { job: Pick<JobView, 'image_ids' | 'num_images' | 'status'> } & Omit<
+}: { job: Pick<JobView, 'id' | 'image_ids' | 'num_images' | 'status'> } & Omit<
   ImageGridProps,
   'images' | 'placeholders'
 >) {
   const { t } = useTranslation();
-  const images = useJobImages(job.image_ids);
+  const images = useJobImages(job.id, job.image_ids);
   const found = images.data?.items ?? [];
   const stillComing =
     job.status === 'queued' || job.status === 'running' ? job.num_images - job.image_ids.length : 0;

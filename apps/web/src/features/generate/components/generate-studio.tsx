@@ -127,7 +127,7 @@ function JobsPanel({
   return (
     <>
       <div className="mb-4 flex items-center justify-between gap-3">
-        <h2 id="jobs-heading" className="text-lg font-semibold">
+        <h2 id="jobs-heading" className="scroll-mt-24 text-lg font-semibold">
           {t('generate.jobs.title')}
         </h2>
         <LiveIndicator state={stream} />

@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGitHub } from '../../../test/fakes/github.ts';
+import { startFakeOidcProvider } from '../../../test/fakes/oidc-provider.ts';
+import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { getUser, signIn } from './auth.test-helpers.ts';
+
+const WEB = 'http://web.lumina.test:5173';
+const API = 'http://api.lumina.test:3000';
+const TP_HEADERS = { rid: 'thirdparty', 'fdi-version': '4.1', 'content-type': 'application/json' };
+const callback = (id: string) => `${WEB}/auth/callback/${id}`;
+
+describe(`third-party providers beyond Google (GitHub through arctic, GitLab through OIDC) on ${testDb}`, () => {
+  let github: Awaited<ReturnType<typeof startFakeGitHub>>;
+  let gitlab: Awaited<ReturnType<typeof startFakeOidcProvider>>;
+  let env: TestEnv;
+
+  beforeAll(async () => {
+    github = await startFakeGitHub({ clientId: 'gh-client', clientSecret: 'gh-secret' });
+    gitlab = await startFakeOidcProvider({ clientId: 'gl-client', clientSecret: 'gl-secret' });
+    env = await startTestEnv({
+      workers: false,
+      env: {
+        WEB_URL: WEB,
+        PUBLIC_URL: API,
+        GITHUB_CLIENT_ID: 'gh-client',
+        GITHUB_CLIENT_SECRET: 'gh-secret',
+        GITHUB_URL: github.url,
+        GITHUB_API_URL: github.apiUrl,
+        GITLAB_CLIENT_ID: 'gl-client',
+        GITLAB_CLIENT_SECRET: 'gl-secret',
+        GITLAB_ISSUER: gitlab.issuer,
+        TWITTER_CLIENT_ID: 'x-client',
+        TWITTER_CLIENT_SECRET: 'x-secret',
+        // Half-configured providers are refused at start-up (config test); unset ones are simply absent.
+      },
+    });
+  });
+  afterAll(async () => {
+    await env.close();
+    await github.close();
+    await gitlab.close();
+  });
+
+  async function authorisationUrl(id: string) {
+    const res = await env.app.inject({
+      method: 'GET',
+      url: `/auth/authorisationurl?thirdPartyId=${id}&redirectURIOnProviderDashboard=${encodeURIComponent(callback(id))}`,
+      headers: TP_HEADERS,
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json() as { status: string; urlWithQueryParams: string; pkceCodeVerifier?: string };
+  }
+
+  /** The browser's part: the provider's page approves at once and sends it back with a code and the SDK's state. */
+  async function authorise(id: string, fake: { authorise(url: string): Promise<Record<string, string>> }) {
+    const body = await authorisationUrl(id);
+    const url = new URL(body.urlWithQueryParams);
+    url.searchParams.set('state', 'sdk-state');
+    return { body, query: await fake.authorise(url.toString()) };
+  }
+
+  function signInUp(id: string, query: Record<string, string>, pkceCodeVerifier?: string) {
+    return env.app.inject({
+      method: 'POST',
+      url: '/auth/signinup',
+      headers: { ...TP_HEADERS, 'st-auth-mode': 'header' },
+      payload: {
+        thirdPartyId: id,
+        redirectURIInfo: {
+          redirectURIOnProviderDashboard: callback(id),
+          redirectURIQueryParams: query,
+          pkceCodeVerifier,
+        },
+      },
+    });
+  }
+
+  it('lists exactly the configured providers in GET /auth/loginmethods, with their display names', async () => {
+    const methods = (await env.app.inject({ method: 'GET', url: '/auth/loginmethods' })).json();
+    expect(methods.thirdParty).toEqual({
+      enabled: true,
+      providers: [
+        { id: 'gitlab', name: 'GitLab' },
+        { id: 'github', name: 'GitHub' },
+        { id: 'twitter', name: 'X' },
+      ],
+    });
+    const discord = await env.app.inject({
+      method: 'GET',
+      url: `/auth/authorisationurl?thirdPartyId=discord&redirectURIOnProviderDashboard=${encodeURIComponent(callback('discord'))}`,
+    });
+    expect(discord.statusCode).toBe(400);
+  });
+
+  it('GitHub: authorisation URL on the configured host with PKCE and the email scope, and no state of ours', async () => {
+    const body = await authorisationUrl('github');
+    const url = new URL(body.urlWithQueryParams);
+    expect(`${url.origin}${url.pathname}`).toBe(`${github.url}/login/oauth/authorize`);
+    expect(url.searchParams.get('client_id')).toBe('gh-client');
+    expect(url.searchParams.get('redirect_uri')).toBe(callback('github'));
+    expect(url.searchParams.get('scope')).toBe('read:user user:email');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.has('state')).toBe(false);
+    expect(body.pkceCodeVerifier).toMatch(/^[\w-]{43,128}$/);
+  });
+
+  it('GitHub: signs a new user in with the primary verified address from /user/emails, then the same user again', async () => {
+    github.state.nextUser = {
+      id: 9001,
+      login: 'octo',
+      email: null,
+      emails: [
+        { email: 'other@example.test', primary: false, verified: true },
+        { email: 'Octo@Example.test', primary: true, verified: true },
+      ],
+    };
+    const { body, query } = await authorise('github', github);
+    expect(query.state).toBe('sdk-state');
+    const res = await signInUp('github', query, body.pkceCodeVerifier);
+    const result = res.json();
+    expect(result).toMatchObject({
+      status: 'OK',
+      createdNewRecipeUser: true,
+      user: {
+        emails: ['octo@example.test'],
+        thirdParty: [{ id: 'github', userId: '9001' }],
+        loginMethods: [{ recipeId: 'thirdparty', verified: true }],
+      },
+    });
+    expect((await getUser(env.app, String(res.headers['st-access-token']))).json()).toEqual({
+      id: result.user.id,
+      email: 'octo@example.test',
+    });
+    // The token request used HTTP Basic client credentials and the PKCE verifier; the API calls a User-Agent.
+    const token = github.state.requests.find((r) => r.path === '/login/oauth/access_token')!;
+    expect(token.headers.authorization).toBe(
+      `Basic ${Buffer.from('gh-client:gh-secret').toString('base64')}`,
+    );
+    expect(github.state.requests.filter((r) => r.path.startsWith('/user')).map((r) => r.path)).toEqual([
+      '/user',
+      '/user/emails',
+    ]);
+
+    const again = await authorise('github', github);
+    expect((await signInUp('github', again.query, again.body.pkceCodeVerifier)).json()).toMatchObject({
+      status: 'OK',
+      createdNewRecipeUser: false,
+      user: { id: result.user.id },
+    });
+  });
+
+  it('GitHub: links a verified address to the existing passwordless user', async () => {
+    const existing = await signIn(env, 'gh-linked@example.test');
+    github.state.nextUser = {
+      id: 9002,
+      login: 'linked',
+      email: 'gh-linked@example.test',
+      emails: [{ email: 'gh-linked@example.test', primary: true, verified: true }],
+    };
+    const { body, query } = await authorise('github', github);
+    expect((await signInUp('github', query, body.pkceCodeVerifier)).json()).toMatchObject({
+      status: 'OK',
+      user: { id: existing.userId, isPrimaryUser: true },
+    });
+  });
+
+  it('GitHub: no address at all → NO_EMAIL_GIVEN_BY_PROVIDER; a wrong verifier → GENERAL_ERROR (never 401)', async () => {
+    github.state.nextUser = { id: 9003, login: 'ghost', email: null, emails: [] };
+    const none = await authorise('github', github);
+    expect((await signInUp('github', none.query, none.body.pkceCodeVerifier)).json()).toEqual({
+      status: 'NO_EMAIL_GIVEN_BY_PROVIDER',
+    });
+
+    const wrong = await authorise('github', github);
+    const res = await signInUp('github', wrong.query, 'y'.repeat(43));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'GENERAL_ERROR',
+      message: 'Signing in with GitHub failed. Please try again.',
+    });
+    const denied = await signInUp('github', { error: 'access_denied', state: 'sdk-state' });
+    expect(denied.json().status).toBe('FIELD_ERROR');
+  });
+
+  it('GitLab: signs in through the OpenID Connect preset (discovery, PKCE, id_token)', async () => {
+    gitlab.state.nextUser = { sub: 'gl-1', email: 'lab@example.test', email_verified: true };
+    const { body, query } = await authorise('gitlab', gitlab);
+    expect(body.pkceCodeVerifier).toBeDefined();
+    expect((await signInUp('gitlab', query, body.pkceCodeVerifier)).json()).toMatchObject({
+      status: 'OK',
+      user: { emails: ['lab@example.test'], thirdParty: [{ id: 'gitlab', userId: 'gl-1' }] },
+    });
+  });
+
+  it('X: the authorisation URL goes to x.com with PKCE (X shares no email, see the adapter test)', async () => {
+    const body = await authorisationUrl('twitter');
+    const url = new URL(body.urlWithQueryParams);
+    expect(`${url.origin}${url.pathname}`).toBe('https://x.com/i/oauth2/authorize');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('scope')).toBe('users.read tweet.read');
+  });
+
+  it("Apple's form_post callback on the API sends the browser on to the web callback page with the fields", async () => {
+    const state = Buffer.from(
+      JSON.stringify({ state: 's1', frontendRedirectURI: callback('apple') }),
+    ).toString('base64');
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/auth/callback/apple',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ code: 'c1', state }).toString(),
+    });
+    expect(res.statusCode).toBe(303);
+    const location = new URL(res.headers.location as string);
+    expect(`${location.origin}${location.pathname}`).toBe(callback('apple'));
+    expect(Object.fromEntries(location.searchParams)).toEqual({ code: 'c1', state });
+
+    // Anything but one of our own callback pages is ignored (no open redirect).
+    const evil = Buffer.from(
+      JSON.stringify({ state: 's', frontendRedirectURI: 'https://evil.test/x' }),
+    ).toString('base64');
+    const refused = await env.app.inject({
+      method: 'POST',
+      url: '/auth/callback/apple',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ code: 'c2', state: evil }).toString(),
+    });
+    expect(new URL(refused.headers.location as string).origin).toBe(WEB);
+  });
+});

@@ -1,0 +1,108 @@
+import { expect, test, type Page } from '@playwright/test';
+import { TOTP } from 'otpauth';
+import { card, common, header, newEmail, signInWithCode, totpCard } from './support/auth';
+
+test.use({ colorScheme: 'light' });
+
+/** An authenticator app: codes from the secret the set-up screen shows (SHA-1, 6 digits, 30 s). */
+function authenticator(secret: string) {
+  const totp = new TOTP({ secret: secret.replace(/\s+/g, ''), algorithm: 'SHA1', digits: 6, period: 30 });
+  // `offset` steps ahead: the server accepts one step of skew and never the same step twice.
+  return (offset = 0) => totp.generate({ timestamp: Date.now() + offset * 30_000 });
+}
+
+async function signInFromHeader(page: Page, request: Parameters<typeof signInWithCode>[1], email: string) {
+  await page.goto('/');
+  await header(page).getByRole('link', { name: common.header.signIn }).click();
+  await signInWithCode(page, request, email);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+}
+
+/** Opens the account page from the header, as a person would. */
+async function openAccount(page: Page) {
+  await header(page).getByRole('link', { name: common.header.accountLabel }).click();
+  await expect(page).toHaveURL(/\/account$/);
+}
+
+test('turning on an authenticator app on the account page makes the next sign-in ask for its code', async ({
+  page,
+  request,
+}) => {
+  const email = newEmail('totp');
+  await signInFromHeader(page, request, email);
+
+  await openAccount(page);
+  await expect(page.getByTestId('account-email')).toHaveText(email);
+  const totpRow = page.getByTestId('factor-totp');
+  await expect(totpRow).toHaveAttribute('data-state', 'notSetUp');
+  await expect(page.getByTestId('factor-otp-email')).toHaveAttribute('data-state', 'off');
+  await totpRow.getByRole('button', { name: common.account.setUp }).click();
+
+  // The prebuilt set-up screen: show the secret instead of scanning the QR code, type the current code.
+  await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
+  await totpCard.showSecret(page).click();
+  const code = authenticator((await totpCard.secret(page).innerText()).trim());
+  await totpCard.code(page).fill(code());
+  await card.submit(page).click();
+
+  // Back on the account page, TOTP is on.
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(totpRow).toHaveAttribute('data-state', 'on');
+  await expect(totpRow).toContainText(common.account.factorState.on);
+  await page.screenshot({ path: 'test-results/screenshots/account-totp-on.png', fullPage: true });
+
+  // Next sign-in: the email code alone is not enough; the TOTP screen asks for the app's code.
+  await header(page).getByRole('button', { name: common.header.signOut }).click();
+  await expect(header(page).getByRole('link', { name: common.header.signIn })).toBeVisible();
+  await header(page).getByRole('link', { name: common.header.signIn }).click();
+  await signInWithCode(page, request, email);
+  await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
+  await expect(totpCard.code(page)).toBeVisible();
+  await expect(header(page).getByTestId('user-email')).toHaveCount(0);
+  await totpCard.code(page).fill(code(1));
+  await card.submit(page).click();
+  await expect(page).not.toHaveURL(/\/auth/);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+
+  // Turning it off on the account page removes the app; the row goes back to "Not set up".
+  await openAccount(page);
+  await totpRow.getByRole('button', { name: common.account.turnOff }).click();
+  await expect(totpRow).toHaveAttribute('data-state', 'notSetUp');
+});
+
+test('the email second factor can be turned on and off from the account page', async ({ page, request }) => {
+  const email = newEmail('otp-email');
+  await signInFromHeader(page, request, email);
+  await openAccount(page);
+  const row = page.getByTestId('factor-otp-email');
+  await expect(row).toHaveAttribute('data-state', 'off');
+  await row.getByRole('button', { name: common.account.turnOn }).click();
+  await expect(row).toHaveAttribute('data-state', 'on');
+  await page.reload();
+  await expect(row).toHaveAttribute('data-state', 'on');
+  await row.getByRole('button', { name: common.account.turnOff }).click();
+  await expect(row).toHaveAttribute('data-state', 'off');
+});
+
+test('"Sign out of all devices" also signs out another browser', async ({ browser, page, request }) => {
+  const email = newEmail('everywhere');
+  await signInFromHeader(page, request, email);
+  const other = await browser.newContext({ colorScheme: 'light' });
+  const otherPage = await other.newPage();
+  await signInFromHeader(otherPage, request, email);
+
+  await openAccount(page);
+  await page.getByRole('button', { name: common.account.signOutEverywhere }).click();
+  const revoked = page.waitForResponse(
+    (r) => r.url().endsWith('/api/user/sessions') && r.request().method() === 'DELETE',
+  );
+  await page.getByRole('button', { name: common.account.signOutEverywhereConfirm }).click();
+  expect(await (await revoked).json()).toEqual({ revoked: 2 });
+  await expect(header(page).getByRole('link', { name: common.header.signIn })).toBeVisible();
+
+  // The other browser still holds its tokens, but the server has revoked its session.
+  await otherPage.goto('/account');
+  await expect(otherPage).toHaveURL(/\/auth\?redirectToPath=%2Faccount$/);
+  await expect(header(otherPage).getByRole('link', { name: common.header.signIn })).toBeVisible();
+  await other.close();
+});
