@@ -1,6 +1,16 @@
 import { expect, test, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { card, common, header, newEmail, signInWithCode, totpCard } from './support/auth';
+import {
+  card,
+  common,
+  header,
+  latestMessageId,
+  newEmail,
+  nextGoogleUser,
+  nextMessage,
+  signInWithCode,
+  totpCard,
+} from './support/auth';
 
 test.use({ colorScheme: 'light' });
 
@@ -15,6 +25,8 @@ async function signInFromHeader(page: Page, request: Parameters<typeof signInWit
   await page.goto('/');
   await header(page).getByRole('link', { name: common.header.signIn }).click();
   await signInWithCode(page, request, email);
+  // A new user lands on onboarding once the SDK has finished signing in.
+  await expect(page).toHaveURL(/\/onboarding$/);
   await expect(header(page).getByTestId('user-email')).toHaveText(email);
 }
 
@@ -70,7 +82,10 @@ test('turning on an authenticator app on the account page makes the next sign-in
   await expect(totpRow).toHaveAttribute('data-state', 'notSetUp');
 });
 
-test('the email second factor can be turned on and off from the account page', async ({ page, request }) => {
+test('with the email second factor on, a Google sign-in stops at /auth/mfa/otp-email until the emailed code is entered', async ({
+  page,
+  request,
+}) => {
   const email = newEmail('otp-email');
   await signInFromHeader(page, request, email);
   await openAccount(page);
@@ -80,6 +95,21 @@ test('the email second factor can be turned on and off from the account page', a
   await expect(row).toHaveAttribute('data-state', 'on');
   await page.reload();
   await expect(row).toHaveAttribute('data-state', 'on');
+
+  // Signing in with an email code already is the email factor; Google (same verified address, so the
+  // same user) is not, so the only factor left is the emailed code and the UI goes straight to it.
+  await header(page).getByRole('button', { name: common.header.signOut }).click();
+  await nextGoogleUser(request, { sub: `google-${email}`, email });
+  const before = await latestMessageId(request, email);
+  await header(page).getByRole('link', { name: common.header.signIn }).click();
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await expect(page).toHaveURL(/\/auth\/mfa\/otp-email/);
+  await card.code(page).fill((await nextMessage(request, email, before)).code!);
+  await card.submit(page).click();
+  await expect(page).not.toHaveURL(/\/auth/);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+
+  await openAccount(page);
   await row.getByRole('button', { name: common.account.turnOff }).click();
   await expect(row).toHaveAttribute('data-state', 'off');
 });
@@ -105,4 +135,36 @@ test('"Sign out of all devices" also signs out another browser', async ({ browse
   await expect(otherPage).toHaveURL(/\/auth\?redirectToPath=%2Faccount$/);
   await expect(header(otherPage).getByRole('link', { name: common.header.signIn })).toBeVisible();
   await other.close();
+});
+
+test('with both second factors on, a Google sign-in offers the /auth/mfa chooser, and TOTP completes it', async ({
+  page,
+  request,
+}) => {
+  const email = newEmail('chooser');
+  await signInFromHeader(page, request, email);
+  await openAccount(page);
+  await page.getByTestId('factor-totp').getByRole('button', { name: common.account.setUp }).click();
+  await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
+  await totpCard.showSecret(page).click();
+  const code = authenticator((await totpCard.secret(page).innerText()).trim());
+  await totpCard.code(page).fill(code());
+  await card.submit(page).click();
+  await expect(page.getByTestId('factor-totp')).toHaveAttribute('data-state', 'on');
+  await page.getByTestId('factor-otp-email').getByRole('button', { name: common.account.turnOn }).click();
+  await expect(page.getByTestId('factor-otp-email')).toHaveAttribute('data-state', 'on');
+
+  await header(page).getByRole('button', { name: common.header.signOut }).click();
+  await nextGoogleUser(request, { sub: `google-${email}`, email });
+  await header(page).getByRole('link', { name: common.header.signIn }).click();
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await expect(page).toHaveURL(/\/auth\/mfa(\?|$)/);
+  await expect(card.container(page)).toContainText('Please select a factor');
+  await expect(card.container(page)).toContainText('Email based OTP');
+  await page.locator('[data-supertokens~="factorChooserOption"]', { hasText: 'TOTP' }).click();
+  await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
+  await totpCard.code(page).fill(code(1));
+  await card.submit(page).click();
+  await expect(page).not.toHaveURL(/\/auth/);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
 });

@@ -148,3 +148,40 @@ test('"Continue with Google" signs a new user in through the OpenID provider and
   await expect(page).toHaveURL(/\/onboarding$/);
   await expect(header(page).getByTestId('user-email')).toHaveText(email);
 });
+
+test('a Google account without an email comes back to the card with the "no email" message', async ({
+  page,
+  request,
+}) => {
+  await nextGoogleUser(request, { sub: `google-noemail-${Date.now()}`, email: '' });
+  await page.goto('/auth');
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await expect(page).toHaveURL(/\/auth\/?\?error=no_email_present/);
+  await expect(card.container(page)).toContainText(
+    'Could not retrieve email. Please try a different method.',
+  );
+});
+
+test('the card shows the error named in the query, and "or" between Google and the email form', async ({
+  page,
+}) => {
+  const cases: [string, string][] = [
+    ['signin', 'Something went wrong. Please try again.'],
+    ['no_email_present', 'Could not retrieve email. Please try a different method.'],
+    ['restart_link', 'Invalid magic link. Please try again.'],
+    ['Custom words from the server', 'Custom words from the server'],
+  ];
+  for (const [error, message] of cases) {
+    await page.goto(`/auth?error=${encodeURIComponent(error)}`);
+    await expect(card.container(page)).toContainText(message);
+  }
+  await expect(card.container(page).locator('[data-supertokens~="dividerText"]')).toHaveText('or');
+});
+
+test('a provider callback without the state this browser stored is refused and goes back to the card', async ({
+  page,
+}) => {
+  await page.goto('/auth/callback/google?code=stolen-code&state=forged');
+  await expect(page).toHaveURL(/\/auth\/?\?error=signin/);
+  await expect(card.container(page)).toContainText('Something went wrong. Please try again.');
+});

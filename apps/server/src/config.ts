@@ -51,7 +51,7 @@ const EnvSchema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool.default(false),
     REDIS_URL: z.url().optional(),
-    // Sign-in layer (modules/auth). See .env.example and docs/decisions-auth.md.
+    // Sign-in layer (modules/auth). See .env.example and docs/decisions.md (Sign-in layer).
     WEB_URL: z.url().optional(),
     ACCESS_TOKEN_LIFETIME_SECONDS: z.coerce.number().int().min(5).max(86_400).default(3600),
     REFRESH_TOKEN_LIFETIME_MINUTES: z.coerce.number().int().min(1).max(525_600).default(144_000),

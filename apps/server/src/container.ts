@@ -9,7 +9,7 @@ import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts
 import { createFalTextToImage } from './adapters/providers/fal/fal.text-to-image.ts';
 import { createFalWebhookVerifier, type FalWebhookVerifier } from './adapters/providers/fal/fal.webhook.ts';
 import { LocalTextToImage } from './adapters/providers/local/local.text-to-image.ts';
-import { ProviderRegistry } from './adapters/providers/registry.ts';
+import { ProviderRegistry, type ProviderAdapters } from './adapters/providers/registry.ts';
 import { createReplicateTextToImage } from './adapters/providers/replicate/replicate.text-to-image.ts';
 import {
   createReplicateWebhookVerifier,
@@ -41,7 +41,12 @@ export interface Container {
   close(): Promise<void>;
 }
 
-export async function createContainer(config: Config, log: Logger): Promise<Container> {
+export async function createContainer(
+  config: Config,
+  log: Logger,
+  /** Constructor injection for benchmarks and tests: adapters used instead of the configured ones. */
+  inject: { adapters?: Partial<ProviderAdapters> } = {},
+): Promise<Container> {
   const database = await openDatabase({
     url: config.database.url,
     pgliteDir: config.database.embeddedDir,
@@ -78,6 +83,7 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     local: new LocalTextToImage(),
     fal: createFalTextToImage(config, { pollIntervalMs: config.providers.pollIntervalMs }),
     replicate: createReplicateTextToImage(config, { pollIntervalMs: config.providers.pollIntervalMs }),
+    ...inject.adapters,
   });
   const generation = createGenerationModule({ db: database.db, config, ledger, queue, storage, models });
   // Welcome credits: granted at most once per person (the idempotency key), so running this on every

@@ -26,3 +26,24 @@ export const devMailboxContract = defineContract({
   query: z.object({ to: z.string().max(320).optional() }),
   response: z.array(DevMailboxMessage).meta({ id: 'DevMailbox' }),
 });
+
+export const EmailVerificationMode = z
+  .enum(['off', 'optional', 'required'])
+  .describe('off: no st-ev claim; optional: verification offered; required: unverified emails are stopped')
+  .meta({ id: 'EmailVerificationMode' });
+export type EmailVerificationMode = z.infer<typeof EmailVerificationMode>;
+
+export const PublicAuthConfig = z
+  .object({ emailVerification: EmailVerificationMode })
+  .meta({ id: 'PublicAuthConfig' });
+export type PublicAuthConfig = z.infer<typeof PublicAuthConfig>;
+
+/** Sign-in settings the web app needs before it initialises the SDK (the rest comes from `/auth/loginmethods`). */
+export const authConfigContract = defineContract({
+  method: 'GET',
+  path: '/api/auth/config',
+  summary: "The sign-in layer's public settings: the email verification mode",
+  tags: ['auth'],
+  auth: false,
+  response: PublicAuthConfig,
+});

@@ -1,4 +1,4 @@
-import { devMailboxContract } from './auth.ts';
+import { authConfigContract, devMailboxContract } from './auth.ts';
 import type { Contract } from './contract.ts';
 import { signedFileContract } from './files.ts';
 import { healthContract, readyContract } from './health.ts';
@@ -39,6 +39,7 @@ export const contracts = {
   signedFile: signedFileContract,
   currentUser: currentUserContract,
   devMailbox: devMailboxContract,
+  authConfig: authConfigContract,
   secondFactors: secondFactorsContract,
   enableSecondFactor: enableSecondFactorContract,
   disableSecondFactor: disableSecondFactorContract,

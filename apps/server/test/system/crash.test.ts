@@ -40,12 +40,16 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
   it('is resumed on the next start (same fal request, charged once), or failed and refunded once when out of retries', async () => {
     const dataDir = tempDir();
     const database = await freshDatabaseUrl();
-    const where = database.url ? { databaseUrl: database.url } : { embeddedDir: path.join(dataDir, 'pglite') };
+    const where = database.url
+      ? { databaseUrl: database.url }
+      : { embeddedDir: path.join(dataDir, 'pglite') };
     const common = {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+      // Sessions are issued for this URL; the same on every process so tokens work across them.
+      PUBLIC_URL: 'http://127.0.0.1',
       ...(database.url ? { DATABASE_URL: database.url } : {}),
       WELCOME_CREDITS: '100',
       FAL_KEY: fal.key,
@@ -114,9 +118,9 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
       procs.push(second);
       const base = `http://127.0.0.1:${port2}`;
       const viewOf = async (token: string, jobId: string) => {
-        const res = await fetch(`${base}/api/progress`, { headers: { authorization: `Bearer ${token}` } }).catch(
-          () => undefined,
-        );
+        const res = await fetch(`${base}/api/progress`, {
+          headers: { authorization: `Bearer ${token}` },
+        }).catch(() => undefined);
         if (!res?.ok) return undefined;
         return ((await res.json()) as { jobs: JobView[] }).jobs.find((j) => j.id === jobId);
       };
@@ -129,7 +133,23 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
         25_000,
         'the stalled jobs to be resumed and failed',
       ).catch((err: Error) => {
-        throw new Error(`${err.message}\n${second.output()}`);
+        const state = async () => ({
+          a: await viewOf(resumable.client.accessToken, resumable.jobId),
+          b: await viewOf(doomed.client.accessToken, doomed.jobId),
+          status: (
+            await fetch(`${base}/api/progress`, {
+              headers: { authorization: `Bearer ${resumable.client.accessToken}` },
+            }).catch(() => undefined)
+          )?.status,
+          fal: [...fal.requests.values()].map((r) => ({
+            p: r.input.prompt,
+            polls: r.statusPolls,
+            c: r.cancelled,
+          })),
+        });
+        return state().then((st) => {
+          throw new Error(`${err.message}\n${JSON.stringify(st)}\n${second.output()}`);
+        });
       });
 
       expect(jobA).toMatchObject({ refunded: false, percent: 100 });
@@ -137,7 +157,9 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
       // Resumed, not resubmitted: still exactly one fal request for it.
       expect(requestFor('resume me after a crash')).toHaveLength(1);
       expect(jobB).toMatchObject({ refunded: true });
-      expect(jobB!.error).toMatch(/did not finish this job after several tries\. Your credits were refunded\.$/);
+      expect(jobB!.error).toMatch(
+        /did not finish this job after several tries\. Your credits were refunded\.$/,
+      );
       expect(requestFor('give up on me')).toHaveLength(1);
       // Nobody waits for it any more: the dead letter asked fal to stop it.
       expect(requestFor('give up on me')[0]!.cancelled).toBe(true);
@@ -146,10 +168,20 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
       expect(await second.exited).toBe(0);
 
       // 4. The ledger: one charge for the resumed job; one charge and one refund for the failed one.
-      const check = await startTestEnv({ workers: false, keep: true, dataDir, ...where, env: { ...common, LOG_LEVEL: 'silent' } });
+      const check = await startTestEnv({
+        workers: false,
+        keep: true,
+        dataDir,
+        ...where,
+        env: { ...common, LOG_LEVEL: 'silent' },
+      });
       try {
-        const rowsA = (await ledgerOf(check, resumable.client.userId)).filter((r) => r.reference === `job:${resumable.jobId}`);
-        const rowsB = (await ledgerOf(check, doomed.client.userId)).filter((r) => r.reference === `job:${doomed.jobId}`);
+        const rowsA = (await ledgerOf(check, resumable.client.userId)).filter(
+          (r) => r.reference === `job:${resumable.jobId}`,
+        );
+        const rowsB = (await ledgerOf(check, doomed.client.userId)).filter(
+          (r) => r.reference === `job:${doomed.jobId}`,
+        );
         expect(rowsA.map((r) => r.amount)).toEqual([-resumable.cost]);
         expect(rowsB.map((r) => r.amount)).toEqual([-doomed.cost, doomed.cost]);
         expect(rowsA.at(-1)!.balanceAfter).toBe(100 - resumable.cost);

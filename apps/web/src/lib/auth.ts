@@ -32,9 +32,13 @@ export function useSession<T>(selector: (state: SessionState) => T): T {
   return useStore(sessionStore, selector);
 }
 
-export function setSignedIn(userId: string): void {
+/**
+ * A session exists for `userId`. `claimsChanged`: the access token's claims changed (a second factor or
+ * an email verification completed), so what the server answers for this user may have changed too.
+ */
+export function setSignedIn(userId: string, claimsChanged = false): void {
   const current = sessionStore.getState();
-  if (current.status === 'signedIn' && current.userId === userId) return;
+  if (current.status === 'signedIn' && current.userId === userId && !claimsChanged) return;
   sessionStore.setState({ status: 'signedIn', userId, sessionKey: current.sessionKey + 1 });
 }
 
@@ -64,7 +68,8 @@ let loading: Promise<SuperTokensModule> | undefined;
 export function loadSuperTokens(): Promise<SuperTokensModule> {
   loading ??= import('@/lib/supertokens').then(async (module) => {
     await module.initSuperTokens({
-      onSessionChange: (userId) => (userId ? setSignedIn(userId) : setSignedOut()),
+      onSessionChange: (userId, claimsChanged) =>
+        userId ? setSignedIn(userId, claimsChanged) : setSignedOut(),
       onSignIn: (event) =>
         signInHooks.forEach((hook) => void Promise.resolve(hook(event)).catch(console.error)),
     });

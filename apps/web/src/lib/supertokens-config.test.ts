@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { authAppInfo, authUrlFor, contactMethodFor, successRedirectPath } from './supertokens-config';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startLocalServer, type LocalServer } from '@/testing/local-server';
+import {
+  authAppInfo,
+  authUrlFor,
+  contactMethodFor,
+  emailVerificationModeFor,
+  fetchPublicAuthConfig,
+  loginMethodsUrl,
+  successRedirectPath,
+} from './supertokens-config';
 
 describe('SuperTokens set-up', () => {
   it('puts the prebuilt UI and the FDI server under /auth on the same origin by default', () => {
@@ -42,7 +51,55 @@ describe('SuperTokens set-up', () => {
     expect(successRedirectPath({ newSessionCreated: false, redirectToPath: '/gallery' })).toBeUndefined();
   });
 
+  it('asks the tenant from the ?tenantId= query for its login methods, behind the API base', () => {
+    expect(loginMethodsUrl('', 'http://localhost:3000', '')).toBe('http://localhost:3000/auth/loginmethods');
+    expect(loginMethodsUrl('', 'http://localhost:3000', '?tenantId=public')).toBe(
+      'http://localhost:3000/auth/loginmethods',
+    );
+    expect(loginMethodsUrl('', 'http://localhost:3000', '?show=signin&tenantId=acme')).toBe(
+      'http://localhost:3000/auth/acme/loginmethods',
+    );
+    expect(loginMethodsUrl('https://api.example.com/v1', 'https://app.example.com', '?tenantId=acme')).toBe(
+      'https://api.example.com/v1/auth/acme/loginmethods',
+    );
+  });
+
   it('builds the auth URL that returns to a page', () => {
     expect(authUrlFor('/gallery?tab=saved')).toBe('/auth?redirectToPath=%2Fgallery%3Ftab%3Dsaved');
+  });
+});
+
+describe('email verification mode from the server', () => {
+  let server: LocalServer;
+  beforeAll(async () => {
+    server = await startLocalServer();
+  });
+  afterAll(() => server.close());
+
+  it('reads GET /api/auth/config without a token and makes the recipe REQUIRED only when the server requires it', async () => {
+    let mode = 'required';
+    server.route('GET', '/api/auth/config', (_req, res) => json(res, 200, { emailVerification: mode }));
+    const config = await fetchPublicAuthConfig(server.url);
+    expect(config).toEqual({ emailVerification: 'required' });
+    expect(server.requests.at(-1)?.headers.authorization).toBeUndefined();
+    expect(emailVerificationModeFor(config?.emailVerification)).toBe('REQUIRED');
+
+    mode = 'optional';
+    expect(emailVerificationModeFor((await fetchPublicAuthConfig(server.url))?.emailVerification)).toBe(
+      'OPTIONAL',
+    );
+    mode = 'off';
+    expect(emailVerificationModeFor((await fetchPublicAuthConfig(server.url))?.emailVerification)).toBe(
+      'OPTIONAL',
+    );
+  });
+
+  it('stays OPTIONAL when the settings cannot be read (the server still enforces st-ev)', async () => {
+    server.route('GET', '/api/auth/config', (_req, res) =>
+      json(res, 500, { detail: 'down', code: 'INTERNAL' }),
+    );
+    const config = await fetchPublicAuthConfig(server.url);
+    expect(config).toBeUndefined();
+    expect(emailVerificationModeFor(config?.emailVerification)).toBe('OPTIONAL');
   });
 });

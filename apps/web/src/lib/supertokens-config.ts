@@ -1,4 +1,6 @@
+import { authConfigContract, type EmailVerificationMode, type PublicAuthConfig } from '@lumina/contracts';
 import { paths } from '@/config/paths';
+import { createApiClient } from '@/lib/api-client';
 
 /** Pure pieces of the SuperTokens set-up, kept apart from the SDK so they are cheap to import and test. */
 
@@ -36,6 +38,17 @@ export interface LoginMethods {
   thirdParty?: { enabled?: boolean; providers?: { id: string; name?: string }[] };
 }
 
+/**
+ * Where the login methods come from: `/auth/loginmethods`, or `/auth/{tenantId}/loginmethods` when the
+ * page was opened with `?tenantId=` (spec S17), behind the configured API base.
+ */
+export function loginMethodsUrl(apiBase: string, origin: string, search: string): string {
+  const { apiDomain, apiGatewayPath, apiBasePath } = authAppInfo(apiBase, origin);
+  const tenantId = new URLSearchParams(search).get('tenantId');
+  const tenantPath = tenantId && tenantId !== 'public' ? `/${encodeURIComponent(tenantId)}` : '';
+  return `${apiDomain}${apiGatewayPath ?? ''}${apiBasePath}${tenantPath}/loginmethods`;
+}
+
 export type ContactMethod = 'EMAIL' | 'PHONE' | 'EMAIL_OR_PHONE';
 
 /** The passwordless contact method the server offers (from its first factors); EMAIL when unknown. */
@@ -64,4 +77,26 @@ export function successRedirectPath(context: {
 /** The auth page URL that returns to `path` after sign-in. */
 export function authUrlFor(path: string): string {
   return `${AUTH_BASE_PATH}?redirectToPath=${encodeURIComponent(path)}`;
+}
+
+/** The EmailVerification recipe's mode for the server's `EMAIL_VERIFICATION` (off behaves as optional). */
+export function emailVerificationModeFor(mode: EmailVerificationMode | undefined): 'OPTIONAL' | 'REQUIRED' {
+  return mode === 'required' ? 'REQUIRED' : 'OPTIONAL';
+}
+
+/**
+ * The server's public sign-in settings (`GET /api/auth/config`), read before the SDK starts. It is called
+ * without a bearer token (the SDK that would supply one is what is being set up); undefined on failure,
+ * and the recipe then stays optional, while the server still refuses unverified emails if it must.
+ */
+export async function fetchPublicAuthConfig(
+  apiBase: string,
+  fetchImpl?: typeof fetch,
+): Promise<PublicAuthConfig | undefined> {
+  const client = createApiClient({ baseUrl: apiBase, getAccessToken: () => null, fetch: fetchImpl });
+  try {
+    return await client.call(authConfigContract);
+  } catch {
+    return undefined;
+  }
 }

@@ -12,6 +12,9 @@ import {
   AUTH_BASE_PATH,
   authAppInfo,
   contactMethodFor,
+  emailVerificationModeFor,
+  fetchPublicAuthConfig,
+  loginMethodsUrl,
   successRedirectPath,
   type LoginMethods,
 } from './supertokens-config';
@@ -23,8 +26,11 @@ import {
  */
 
 export interface InitOptions {
-  /** Called with the user id whenever a session appears or changes, and with null when it ends. */
-  onSessionChange: (userId: string | null) => void;
+  /**
+   * Called with the user id whenever a session appears or changes, and with null when it ends.
+   * `claimsChanged` is true when the access token's claims were updated (a factor or a verification done).
+   */
+  onSessionChange: (userId: string | null, claimsChanged?: boolean) => void;
   /** Called after each successful first-factor sign-in (Google or passwordless). */
   onSignIn: (event: { userId: string; createdNewUser: boolean; recipeId: string }) => void;
 }
@@ -73,13 +79,13 @@ export const AUTH_STYLE = `
 `;
 
 let initialised = false;
+/** The last seen validity of the gating claims (see `reportSession`); undefined without a session. */
+let lastClaims: string | undefined;
 
 async function fetchLoginMethods(): Promise<LoginMethods | undefined> {
-  const { apiDomain, apiBasePath } = authAppInfo(env.apiBase, window.location.origin);
-  const tenantId = new URLSearchParams(window.location.search).get('tenantId');
-  const tenantPath = tenantId && tenantId !== 'public' ? `/${encodeURIComponent(tenantId)}` : '';
   try {
-    const response = await fetch(`${apiDomain}${apiBasePath}${tenantPath}/loginmethods`, {
+    const url = loginMethodsUrl(env.apiBase, window.location.origin, window.location.search);
+    const response = await fetch(url, {
       headers: { rid: 'multitenancy', 'fdi-version': '4.1' },
     });
     if (!response.ok) return undefined;
@@ -93,8 +99,24 @@ async function fetchLoginMethods(): Promise<LoginMethods | undefined> {
 export async function initSuperTokens(options: InitOptions): Promise<void> {
   if (initialised) return;
   initialised = true;
-  const loginMethods = await fetchLoginMethods();
+  const [loginMethods, authConfig] = await Promise.all([
+    fetchLoginMethods(),
+    fetchPublicAuthConfig(env.apiBase),
+  ]);
   const appInfo = authAppInfo(env.apiBase, window.location.origin);
+
+  /**
+   * Tells the app about the session, and whether the claims that gate product calls (st-mfa and st-ev
+   * validity) changed since it last looked: a second factor or an email verification was just completed.
+   */
+  const reportSession = async () => {
+    const previous = lastClaims;
+    const userId = await currentUserId();
+    if (!userId) return options.onSessionChange(null);
+    const claims = await gatingClaims();
+    lastClaims = claims;
+    options.onSessionChange(userId, previous !== undefined && claims !== previous);
+  };
 
   const reportSignIn = (recipeId: string) => (event: { action: string }) => {
     if (event.action !== 'SUCCESS' || !('user' in event)) return;
@@ -123,7 +145,9 @@ export async function initSuperTokens(options: InitOptions): Promise<void> {
     },
     recipeList: [
       Multitenancy.init(),
-      EmailVerification.init({ mode: 'OPTIONAL' }),
+      // REQUIRED when the server requires verified emails (EMAIL_VERIFICATION=required): SessionAuth then
+      // sends an unverified user to /auth/verify-email. The server enforces st-ev either way.
+      EmailVerification.init({ mode: emailVerificationModeFor(authConfig?.emailVerification) }),
       Passwordless.init({
         contactMethod: contactMethodFor(loginMethods),
         onHandleEvent: reportSignIn('passwordless'),
@@ -143,10 +167,11 @@ export async function initSuperTokens(options: InitOptions): Promise<void> {
             case 'REFRESH_SESSION':
             case 'ACCESS_TOKEN_PAYLOAD_UPDATED':
               // The event carries no user id; read it once the SDK has stored the new front token.
-              setTimeout(() => void currentUserId().then(options.onSessionChange, console.error), 0);
+              setTimeout(() => void reportSession().catch(console.error), 0);
               break;
             case 'SIGN_OUT':
             case 'UNAUTHORISED':
+              lastClaims = undefined;
               options.onSessionChange(null);
               break;
             default:
@@ -162,9 +187,19 @@ export async function getAccessToken(): Promise<string | undefined> {
   return Session.getAccessToken();
 }
 
+/** The validity of the claims that gate product calls (st-mfa, st-ev) in the current access token. */
+async function gatingClaims(): Promise<string> {
+  const payload = (await Session.getAccessTokenPayloadSecurely()) as Record<
+    string,
+    { v?: unknown } | undefined
+  >;
+  return JSON.stringify([payload['st-mfa']?.v, payload['st-ev']?.v]);
+}
+
 /** The user id when a session exists (refreshing an expired access token first), else null. */
 export async function currentUserId(): Promise<string | null> {
   if (!(await Session.doesSessionExist())) return null;
+  lastClaims ??= await gatingClaims();
   return Session.getUserId();
 }
 

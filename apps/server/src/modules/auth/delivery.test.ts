@@ -120,6 +120,10 @@ describe(`sign-in delivery on ${testDb}`, () => {
     it('has no development mailbox route, and sessions carry st-ev when verification is required', async () => {
       const res = await env.app.inject({ method: 'GET', url: '/api/dev/mailbox' });
       expect(res.statusCode).toBe(404);
+      // The web app reads the mode (no session needed) and makes its EmailVerification recipe REQUIRED.
+      const settings = await env.app.inject({ method: 'GET', url: '/api/auth/config' });
+      expect(settings.statusCode).toBe(200);
+      expect(settings.json()).toEqual({ emailVerification: 'required' });
       const s = await signIn(env, 'prod-user@example.test');
       expect(s.frontToken.up['st-ev']).toEqual({ v: true, t: expect.any(Number) });
       expect((await getUser(env.app, s.accessToken)).statusCode).toBe(200);

@@ -47,7 +47,7 @@ export const RATE_LIMITED_MESSAGE = 'Too many sign-in attempts. Please wait a fe
 /**
  * Applies the abuse limits; returns the FDI body to send when one is exceeded. The prebuilt UI throws
  * away non-2xx bodies and shows "Something went wrong", but renders a GENERAL_ERROR message as is, so
- * a limit answers 200 GENERAL_ERROR (with `detail` and Retry-After) — see docs/decisions-auth.md.
+ * a limit answers 200 GENERAL_ERROR (with `detail` and Retry-After) — see docs/decisions.md, "Sign-in layer".
  */
 export async function checkLimits(
   auth: AuthModule,

@@ -228,3 +228,86 @@ describe(`third-party providers beyond Google (GitHub through arctic, GitLab thr
     expect(new URL(refused.headers.location as string).origin).toBe(WEB);
   });
 });
+
+describe(`EMAIL_VERIFICATION=required with a provider that shares an unverified email, on ${testDb}`, () => {
+  let github: Awaited<ReturnType<typeof startFakeGitHub>>;
+  let env: TestEnv;
+
+  beforeAll(async () => {
+    github = await startFakeGitHub({ clientId: 'gh-client', clientSecret: 'gh-secret' });
+    env = await startTestEnv({
+      workers: false,
+      env: {
+        WEB_URL: WEB,
+        EMAIL_VERIFICATION: 'required',
+        GITHUB_CLIENT_ID: 'gh-client',
+        GITHUB_CLIENT_SECRET: 'gh-secret',
+        GITHUB_URL: github.url,
+        GITHUB_API_URL: github.apiUrl,
+      },
+    });
+  });
+  afterAll(async () => {
+    await env.close();
+    await github.close();
+  });
+
+  it('publishes the mode, stops /api with 403 st-ev until the emailed link is used, then lets the user in', async () => {
+    expect((await env.app.inject({ method: 'GET', url: '/api/auth/config' })).json()).toEqual({
+      emailVerification: 'required',
+    });
+    github.state.nextUser = {
+      id: 77,
+      login: 'unverified',
+      email: null,
+      emails: [{ email: 'later@example.test', primary: true, verified: false }],
+    };
+    const start = (
+      await env.app.inject({
+        method: 'GET',
+        url: `/auth/authorisationurl?thirdPartyId=github&redirectURIOnProviderDashboard=${encodeURIComponent(callback('github'))}`,
+      })
+    ).json();
+    const query = await github.authorise(start.urlWithQueryParams);
+    const signedIn = await env.app.inject({
+      method: 'POST',
+      url: '/auth/signinup',
+      headers: { ...TP_HEADERS, 'st-auth-mode': 'header' },
+      payload: {
+        thirdPartyId: 'github',
+        redirectURIInfo: {
+          redirectURIOnProviderDashboard: callback('github'),
+          redirectURIQueryParams: query,
+          pkceCodeVerifier: start.pkceCodeVerifier,
+        },
+      },
+    });
+    expect(signedIn.json()).toMatchObject({ status: 'OK', user: { loginMethods: [{ verified: false }] } });
+    const access = String(signedIn.headers['st-access-token']);
+
+    const refused = await getUser(env.app, access);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'invalid claim',
+      claimValidationErrors: [{ id: 'st-ev' }],
+    });
+
+    const headers = {
+      rid: 'emailverification',
+      'content-type': 'application/json',
+      authorization: `Bearer ${access}`,
+    };
+    await env.app.inject({ method: 'POST', url: '/auth/user/email/verify/token', headers, payload: {} });
+    const link = new URL(env.container.services.auth.mailbox!.list({ to: 'later@example.test' })[0]!.link!);
+    const verified = await env.app.inject({
+      method: 'POST',
+      url: '/auth/user/email/verify',
+      headers,
+      payload: { method: 'token', token: link.searchParams.get('token') },
+    });
+    expect(verified.json()).toMatchObject({ status: 'OK' });
+    const renewed = String(verified.headers['st-access-token'] ?? access);
+    expect((await getUser(env.app, renewed)).json()).toMatchObject({ email: 'later@example.test' });
+  });
+});

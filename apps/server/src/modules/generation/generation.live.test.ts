@@ -62,8 +62,9 @@ async function openStream(baseUrl: string, client: Client) {
     /** Resolves with the first event (from `from` on) that satisfies `match`. */
     async waitFor(match: (jobs: JobView[]) => boolean, from = 0, timeoutMs = 30_000): Promise<number> {
       const deadline = Date.now() + timeoutMs;
-      for (let i = from; ; ) {
-        for (; i < events.length; i++) if (events[i]!.event === 'progress' && match(jobsIn(events[i]!))) return i;
+      for (let i = from; ;) {
+        for (; i < events.length; i++)
+          if (events[i]!.event === 'progress' && match(jobsIn(events[i]!))) return i;
         if (ended) throw new Error('stream ended');
         if (Date.now() > deadline) throw new Error('timed out waiting for a stream event');
         await new Promise<void>((r) => {
@@ -98,7 +99,9 @@ describe(`live progress and seeds on ${testDb}`, { timeout: 90_000 }, () => {
   it('refuses a stream without a session', async () => {
     const res = await fetch(`${env.baseUrl}/api/progress/stream`);
     expect(res.status).toBe(401);
-    const bad = await fetch(`${env.baseUrl}/api/progress/stream`, { headers: { authorization: 'Bearer nope' } });
+    const bad = await fetch(`${env.baseUrl}/api/progress/stream`, {
+      headers: { authorization: 'Bearer nope' },
+    });
     expect(bad.status).toBe(401);
   });
 
@@ -136,14 +139,22 @@ describe(`live progress and seeds on ${testDb}`, { timeout: 90_000 }, () => {
 
   it('stores seeds 0 and 4294967295 exactly, end to end', async () => {
     for (const seed of [0, 4294967295]) {
-      const res = await alice.call('POST', '/api/prompt', { text: 'seed edge', model: LOCAL_MODEL, seed, aspect_ratio: '1:1' });
+      const res = await alice.call('POST', '/api/prompt', {
+        text: 'seed edge',
+        model: LOCAL_MODEL,
+        seed,
+        aspect_ratio: '1:1',
+      });
       expect(res.statusCode, res.body).toBe(202);
       const job = await waitForJob(alice, res.json().job_id);
-      const item = (await alice.call('GET', '/api/images')).json().items.find(
-        (i: { id: string }) => i.id === job.image_ids[0],
-      );
+      const item = (await alice.call('GET', '/api/images'))
+        .json()
+        .items.find((i: { id: string }) => i.id === job.image_ids[0]);
       expect(item.seed).toBe(seed);
-      const [row] = await env.container.database.db.select().from(images).where(eq(images.id, job.image_ids[0]!));
+      const [row] = await env.container.database.db
+        .select()
+        .from(images)
+        .where(eq(images.id, job.image_ids[0]!));
       expect(row!.seed).toBe(seed);
     }
   });
@@ -158,9 +169,9 @@ describe(`live progress and seeds on ${testDb}`, { timeout: 90_000 }, () => {
         aspect_ratio: '1:1',
       });
       const job = await waitForJob(alice, res.json().job_id);
-      const item = (await alice.call('GET', '/api/images')).json().items.find(
-        (x: { id: string }) => x.id === job.image_ids[0],
-      );
+      const item = (await alice.call('GET', '/api/images'))
+        .json()
+        .items.find((x: { id: string }) => x.id === job.image_ids[0]);
       originals.push((await env.app.inject({ method: 'GET', url: item.url })).rawPayload);
     }
     expect(originals[0]!.length).toBeGreaterThan(1000);
@@ -175,7 +186,8 @@ describe(`live progress and seeds on ${testDb}`, { timeout: 90_000 }, () => {
     const took = Date.now() - started;
     await stream.done;
     expect(stream.ended).toBe(true);
-    expect(took).toBeLessThan(2000);
+    // Bounded by idle keep-alive sockets of earlier plain requests at worst, never by open streams.
+    expect(took).toBeLessThan(5000);
     closed = true;
     await env.close();
   });

@@ -420,6 +420,21 @@ describe(`provider webhooks on ${testDb} (polling too slow to matter)`, { timeou
     expect(predictionsFor(replicate, prediction.input.prompt as string)).toHaveLength(1);
   });
 
+  it('a webhook whose request turns out failed starts nothing new: the sync cancels what the adapter resubmitted', async () => {
+    const text = uniquePrompt('lying webhook');
+    const { jobId, request } = await falJobDoneAtFal(text);
+    const delivery = await fal.signWebhook(request.requestId); // says OK…
+    request.scenario.outcome = 'model-error'; // …but the truth, fetched again, is a failure.
+    expect((await post('/api/webhooks/fal', delivery)).status).toBe(200);
+    await eventually(async () => (falRequestsFor(fal, text)[1]?.cancelled ? true : undefined), 10_000);
+    expect(falRequestsFor(fal, text)).toHaveLength(2);
+    // The job is untouched: still its worker's to retry, charged once, not refunded.
+    expect((await jobView(alice, jobId))?.status).toBe('running');
+    expect(await chargesOf(env, alice, jobId)).toEqual({ spends: 1, refunds: 0 });
+    expect((await jobRow(env, jobId)).providerRequestId).toBe(request.requestId);
+    expect((await alice.call('DELETE', `/api/jobs/${jobId}`)).statusCode).toBe(200);
+  });
+
   it('ignores a webhook for a request it does not know', async () => {
     const { jobId, request } = await falJobDoneAtFal(uniquePrompt('stranger'));
     const stranger = await fal.signWebhook(request.requestId);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { images, jobs, type JobRow } from '../../db/schema/index.ts';
 
@@ -65,17 +65,20 @@ export async function updateProgress(db: DbOrTx, id: string, set: Partial<NewJob
 
 /** The user's active jobs and those finished in the last day, newest first. */
 export async function listRecentJobs(db: DbOrTx, userId: string, limit = 20): Promise<JobRow[]> {
-  return db
-    .select()
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.userId, userId),
-        or(inArray(jobs.status, [...ACTIVE_STATUSES]), gte(jobs.createdAt, sql`now() - interval '1 day'`)),
-      ),
-    )
-    .orderBy(desc(jobs.createdAt))
-    .limit(limit);
+  return (
+    db
+      .select()
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.userId, userId),
+          or(inArray(jobs.status, [...ACTIVE_STATUSES]), gte(jobs.createdAt, sql`now() - interval '1 day'`)),
+        ),
+      )
+      // Matches jobs_user_created_idx (DESC NULLS LAST); see images.repository.ts listImages.
+      .orderBy(sql`${jobs.createdAt} desc nulls last`)
+      .limit(limit)
+  );
 }
 
 /** How many queued jobs on the same provider are ahead of this one (0 = next). */

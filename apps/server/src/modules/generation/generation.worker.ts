@@ -118,12 +118,27 @@ export class GenerationWorker {
     if (!job || job.status !== 'running' || !job.providerRequestId)
       return { skipped: job?.status ?? 'missing' };
     const { provider } = this.deps.models.get(job.modelId);
-    const result = await provider.run(requestFor(job), {
-      signal: new AbortController().signal,
-      resumeRequestId: job.providerRequestId,
-      onSubmitted: () => undefined,
-      onProgress: () => undefined,
-    });
+    // A sync only reads the recorded request. If that request turns out to have failed, the adapter
+    // would submit a fresh one (right for a retried job, wrong here: nobody would track or pay
+    // attention to it); so stop at once, cancel it, and leave retrying to the job's own worker.
+    const stop = new AbortController();
+    let fresh: string | undefined;
+    let result: RunResult;
+    try {
+      result = await provider.run(requestFor(job), {
+        signal: stop.signal,
+        resumeRequestId: job.providerRequestId,
+        onSubmitted: (requestId) => {
+          fresh = requestId;
+          stop.abort();
+        },
+        onProgress: () => undefined,
+      });
+    } catch (err) {
+      if (!fresh) throw err;
+      await provider.cancel(fresh, job.providerModel).catch(() => undefined);
+      return { skipped: 'provider request ended; left to the job worker' };
+    }
     const duration = job.startedAt ? Date.now() - job.startedAt.getTime() : null;
     return this.complete(job, job.input as unknown as GenerationRecipe, result, duration);
   }

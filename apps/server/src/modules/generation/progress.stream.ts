@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GenerationService } from './generation.service.ts';
 import type { ProgressBus } from './progress.bus.ts';
@@ -14,8 +15,12 @@ const PING_MS = 15_000;
  */
 export function progressStreams(app: FastifyInstance, service: GenerationService, bus: ProgressBus) {
   const open = new Set<() => void>();
+  // Every socket that carried a stream, until it closes. A client that went away often leaves its
+  // socket open a while (fetch keeps it ~4 s); app.close() would wait for each, so shutdown drops them.
+  const sockets = new Set<Socket>();
   app.addHook('preClose', async () => {
     for (const end of [...open]) end();
+    for (const socket of sockets) socket.destroySoon();
   });
 
   return async (request: FastifyRequest, reply: FastifyReply) => {
@@ -63,6 +68,9 @@ export function progressStreams(app: FastifyInstance, service: GenerationService
     const unsubscribe = bus.subscribe(userId, () => void push());
     const recheck = setInterval(() => void push(), RECHECK_MS);
     const ping = setInterval(() => raw.write(': ping\n\n'), PING_MS);
+    const socket = request.raw.socket;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
     const end = () => {
       if (closed) return;
       closed = true;
