@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { readFileSync } from 'node:fs';
+import { ConfigError, EnvSchema, loadConfig } from './config.ts';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -67,5 +68,14 @@ describe('configuration', () => {
     expect(config.database.url).toBeUndefined();
     expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
     expect(config.roles).toEqual(['worker']);
+  });
+});
+
+describe('.env.example', () => {
+  it('lists every setting the server reads, and nothing else', () => {
+    const example = readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8');
+    const listed = [...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]).sort();
+    const read = Object.keys(EnvSchema.shape).sort();
+    expect(listed).toEqual(read);
   });
 });

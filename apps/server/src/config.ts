@@ -20,7 +20,7 @@ const csv = z.string().transform((v) =>
     .filter(Boolean),
 );
 
-const EnvSchema = z
+export const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     PORT: z.coerce
@@ -50,7 +50,6 @@ const EnvSchema = z
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool.default(false),
-    REDIS_URL: z.url().optional(),
     // Sign-in layer (modules/auth). See .env.example and docs/decisions.md (Sign-in layer).
     WEB_URL: z.url().optional(),
     ACCESS_TOKEN_LIFETIME_SECONDS: z.coerce.number().int().min(5).max(86_400).default(3600),
@@ -245,7 +244,6 @@ export interface Config {
     secretAccessKey: string;
     forcePathStyle: boolean;
   };
-  redisUrl?: string;
   /** The sign-in layer (modules/auth). */
   auth: AuthConfig;
   /** fal.ai and Replicate (adapters/providers). */
@@ -544,7 +542,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
           forcePathStyle: env.S3_FORCE_PATH_STYLE,
         }
       : undefined,
-    redisUrl: env.REDIS_URL,
     auth: {
       webUrl: (env.WEB_URL ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
       accessTokenLifetimeSeconds: env.ACCESS_TOKEN_LIFETIME_SECONDS,

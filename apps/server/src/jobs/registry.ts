@@ -27,6 +27,7 @@ export const jobs = {
   // One generation job. Transient provider errors retry with backoff; a job still running after
   // expireInSeconds (a worker that died) is retried too. After the last try it lands in
   // generation.failed, whose handler marks the job failed and refunds it, so nothing is lost.
+  // Retries, their delay and the expiry come from config (GENERATION_*), applied in container.ts.
   'generation.run': {
     schema: z.object({ jobId: z.uuid() }),
     options: {

@@ -132,24 +132,18 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
         },
         25_000,
         'the stalled jobs to be resumed and failed',
-      ).catch((err: Error) => {
-        const state = async () => ({
-          a: await viewOf(resumable.client.accessToken, resumable.jobId),
-          b: await viewOf(doomed.client.accessToken, doomed.jobId),
-          status: (
-            await fetch(`${base}/api/progress`, {
-              headers: { authorization: `Bearer ${resumable.client.accessToken}` },
-            }).catch(() => undefined)
-          )?.status,
-          fal: [...fal.requests.values()].map((r) => ({
-            p: r.input.prompt,
-            polls: r.statusPolls,
-            c: r.cancelled,
-          })),
-        });
-        return state().then((st) => {
-          throw new Error(`${err.message}\n${JSON.stringify(st)}\n${second.output()}`);
-        });
+      ).catch(async (err: Error) => {
+        // Say where it stuck: both jobs as the API shows them, what fal saw, and the server's log.
+        const views = [
+          await viewOf(resumable.client.accessToken, resumable.jobId),
+          await viewOf(doomed.client.accessToken, doomed.jobId),
+        ];
+        const requests = [...fal.requests.values()].map((r) => ({
+          prompt: r.input.prompt,
+          polls: r.statusPolls,
+          cancelled: r.cancelled,
+        }));
+        throw new Error(`${err.message}\n${JSON.stringify({ views, requests })}\n${second.output()}`);
       });
 
       expect(jobA).toMatchObject({ refunded: false, percent: 100 });
