@@ -16,8 +16,12 @@ export interface Client {
 
 let counter = 0;
 
-export async function signedInClient(env: TestEnv, name = 'person'): Promise<Client> {
-  const email = `${name}-${Date.now()}-${counter++}@example.test`;
+export async function signedInClient(
+  env: TestEnv,
+  name = 'person',
+  options: { email?: string } = {},
+): Promise<Client> {
+  const email = options.email ?? `${name}-${Date.now()}-${counter++}@example.test`;
   const session = await signIn(env, email);
   return {
     userId: session.userId,

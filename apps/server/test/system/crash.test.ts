@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { JobView } from '@lumina/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFalFake, type FalFake } from '../fakes/fal-server.ts';
+import { startServerProcess } from '../support/server-process.ts';
 import { freePort, freshDatabaseUrl, startTestEnv, tempDir, testDb } from '../harness.ts';
 import { eventually, ledgerOf, signedInClient } from '../support/api.ts';
 
@@ -13,20 +12,6 @@ import { eventually, ledgerOf, signedInClient } from '../support/api.ts';
  * fal request (never a second, paid one) and succeeds, charged once; a job with no retries left goes to
  * the dead letter and is failed and refunded once.
  */
-
-const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
-
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
 
 const FAL_MODEL = 'flux-schnell';
 
@@ -64,7 +49,7 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
     };
     // fal accepts both requests and keeps them IN_PROGRESS until we say otherwise.
     fal.defaultScenario = { queuedPolls: 0, outcome: 'never' };
-    const procs: Array<ReturnType<typeof startServer>> = [];
+    const procs: Array<ReturnType<typeof startServerProcess>> = [];
 
     try {
       // 1. Two people each start a job through the API (no workers here): one that may be retried twice,
@@ -91,7 +76,7 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
 
       // 2. A server picks both up, submits them to fal, and is killed while fal works on them.
       const port1 = await freePort();
-      const first = startServer({ ...common, PORT: String(port1), HOST: '127.0.0.1' });
+      const first = startServerProcess({ ...common, PORT: String(port1), HOST: '127.0.0.1' });
       procs.push(first);
       const requestFor = (text: string) => [...fal.requests.values()].filter((r) => r.input.prompt === text);
       await eventually(
@@ -114,7 +99,7 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
 
       // 3. A new process on the same database notices the stalled jobs and deals with them.
       const port2 = await freePort();
-      const second = startServer({ ...common, PORT: String(port2), HOST: '127.0.0.1' });
+      const second = startServerProcess({ ...common, PORT: String(port2), HOST: '127.0.0.1' });
       procs.push(second);
       const base = `http://127.0.0.1:${port2}`;
       const viewOf = async (token: string, jobId: string) => {

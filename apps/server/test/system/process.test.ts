@@ -1,37 +1,11 @@
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, tempDir, testDb } from '../harness.ts';
-
-const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs the real server entry point as an operator would, capturing its output. */
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
+import { startServerProcess } from '../support/server-process.ts';
+import { freePort, freshDatabaseUrl, tempDir, testDb } from '../harness.ts';
 
 describe('the server process', () => {
   it('refuses to start with a bad PORT and names it', async () => {
-    const server = startServer({ PORT: 'abc', DATA_DIR: tempDir() });
+    const server = startServerProcess({ PORT: 'abc', DATA_DIR: tempDir() });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain('Lumina cannot start. Invalid configuration:');
     expect(server.output()).toContain('PORT: ');
@@ -42,7 +16,7 @@ describe('the server process', () => {
     const port = await freePort();
     const database = await freshDatabaseUrl();
     const dataDir = tempDir();
-    const server = startServer({
+    const server = startServerProcess({
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

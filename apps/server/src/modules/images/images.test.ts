@@ -21,20 +21,7 @@ describe(`gallery on ${testDb}`, () => {
     env = await startTestEnv({ workers: false, env: { ADMIN_EMAILS: 'ops@lumina.test' } });
     alice = await signedInClient(env, 'alice');
     bob = await signedInClient(env, 'bob');
-    const { signIn } = await import('../auth/auth.test-helpers.ts');
-    const session = await signIn(env, 'ops@lumina.test');
-    admin = {
-      userId: session.userId,
-      email: 'ops@lumina.test',
-      accessToken: session.accessToken,
-      call: (method, url, payload) =>
-        env.app.inject({
-          method,
-          url,
-          headers: { authorization: `Bearer ${session.accessToken}` },
-          ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-        }),
-    };
+    admin = await signedInClient(env, 'ops', { email: 'ops@lumina.test' });
   });
   afterAll(() => env.close());
 

@@ -8,7 +8,7 @@ import {
   HeartIcon,
   RemixIcon,
   TrashIcon,
-} from '@/components/ui/action-icons';
+} from '@/components/ui/icons';
 import { useToggleFavorite } from '../api/favorite-image';
 import { useUnpublishExample } from '../api/publish-example';
 import { useSaveImage } from '../api/save-image';

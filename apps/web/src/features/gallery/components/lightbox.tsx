@@ -1,8 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImageView } from '@lumina/contracts';
-import { ChevronIcon } from '@/components/ui/action-icons';
-import { CloseIcon } from '@/components/ui/icons';
+import { ChevronIcon, CloseIcon } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
 import { ImageActions, type ImageActionCallbacks } from './image-actions';
 
