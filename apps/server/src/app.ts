@@ -9,6 +9,9 @@ import { toModelInfo } from './modules/generation/generation.mapper.ts';
 import { generationRoutes } from './modules/generation/generation.routes.ts';
 import { providerWebhookRoutes } from './modules/generation/provider-webhooks.routes.ts';
 import { imagesRoutes } from './modules/images/images.routes.ts';
+import { creditsRoutes } from './modules/credits/credits.routes.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { registerAuth } from './modules/auth/auth.routes.ts';
 import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
@@ -78,6 +81,10 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     fal: webhooks.fal,
     replicate: webhooks.replicate,
   });
+
+  creditsRoutes(app, { ledger, packages: () => container.services.payments.packages() });
+  await paymentsRoutes(app, container.services.payments);
+  reviewsRoutes(app, container.services.reviews);
 
   await registerWebApp(app, config.webDistDir);
   return app;

@@ -52,6 +52,7 @@ describe('configuration', () => {
 
   it('refuses production without the file URL secret, and never prints secret values', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'STRIPE_SECRET_KEY: is required when NODE_ENV=production (the development checkout is refused there)',
       'FILE_URL_SECRET: is required when NODE_ENV=production',
     ]);
     const short = problemsOf({ FILE_URL_SECRET: 'tooshort-but-secret' });

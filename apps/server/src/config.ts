@@ -134,6 +134,18 @@ export const EnvSchema = z
     // Model catalogue override (adapters/providers/catalogue.ts): inline JSON or a JSON file path.
     MODELS_JSON: z.string().min(2).optional(),
     MODELS_FILE: z.string().min(1).optional(),
+    // Payments (modules/payments). Without STRIPE_SECRET_KEY a development checkout is used (never in production).
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_/, 'must start with whsec_')
+      .optional(),
+    /** Test-only: the Stripe API host (bare hostname), port and protocol, to point the SDK at a local fake. */
+    STRIPE_API_HOST: z.string().min(1).optional(),
+    STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
+    /** Credit packages on sale, as JSON (see .env.example); the built-in three when unset. */
+    CREDIT_PACKAGES_JSON: z.string().min(2).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.S3_BUCKET) {
@@ -201,6 +213,24 @@ export const EnvSchema = z
       const problem = tenantsProblem(env.TENANTS_JSON);
       if (problem) ctx.addIssue({ code: 'custom', path: ['TENANTS_JSON'], message: problem });
     }
+    if (env.NODE_ENV === 'production' && !env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message: 'is required when NODE_ENV=production (the development checkout is refused there)',
+      });
+    }
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_WEBHOOK_SECRET'],
+        message: 'is required when STRIPE_SECRET_KEY is set',
+      });
+    }
+    if (env.CREDIT_PACKAGES_JSON) {
+      const problem = creditPackagesProblem(env.CREDIT_PACKAGES_JSON);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['CREDIT_PACKAGES_JSON'], message: problem });
+    }
     if (env.NODE_ENV === 'production' && !env.FILE_URL_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -250,6 +280,8 @@ export interface Config {
   providers: ProvidersConfig;
   /** The model catalogue: built-in models with MODELS_JSON / MODELS_FILE applied. */
   models: readonly ModelEntry[];
+  /** Credit packages and Stripe (modules/payments). */
+  payments: PaymentsConfig;
   generation: {
     /** How long one job may run before it counts as stalled (a dead worker) and is retried. */
     timeoutSeconds: number;
@@ -263,6 +295,63 @@ export interface Config {
     /** Credits every new user gets once, at first sign-in. */
     welcomeCredits: number;
   };
+}
+
+export interface CreditPackage {
+  id: string;
+  name: string;
+  credits: number;
+  /** Integer minor units of `currency`. */
+  priceCents: number;
+  /** ISO 4217, lower case. */
+  currency: string;
+  stripePriceId?: string;
+  badge?: string;
+}
+
+export interface PaymentsConfig {
+  packages: readonly CreditPackage[];
+  /** Unset: development checkout (refused when NODE_ENV=production). */
+  stripe?: {
+    secretKey: string;
+    webhookSecret: string;
+    host?: string;
+    port?: number;
+    protocol?: 'http' | 'https';
+  };
+}
+
+const CreditPackagesSchema = z
+  .array(
+    z.object({
+      id: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'package ids are lowercase letters, digits, _ and -'),
+      name: z.string().min(1).max(100),
+      credits: z.int().min(1),
+      priceCents: z.int().min(50, 'priceCents is whole minor units (cents), at least 50'),
+      currency: z
+        .string()
+        .regex(/^[a-z]{3}$/, 'currency is a lower-case ISO 4217 code')
+        .default('usd'),
+      stripePriceId: z.string().min(1).optional(),
+      badge: z.string().min(1).max(40).optional(),
+    }),
+  )
+  .min(1)
+  .refine((list) => new Set(list.map((p) => p.id)).size === list.length, 'package ids must be unique');
+
+export const DEFAULT_CREDIT_PACKAGES: readonly CreditPackage[] = [
+  { id: 'starter', name: 'Starter', credits: 100, priceCents: 500, currency: 'usd' },
+  { id: 'creator', name: 'Creator', credits: 500, priceCents: 2000, currency: 'usd', badge: 'best value' },
+  { id: 'studio', name: 'Studio', credits: 1500, priceCents: 5000, currency: 'usd' },
+];
+
+function creditPackagesProblem(json: string): string | undefined {
+  try {
+    const parsed = CreditPackagesSchema.safeParse(JSON.parse(json));
+    return parsed.success ? undefined : `invalid credit packages: ${parsed.error.issues[0]?.message}`;
+  } catch {
+    return 'must be JSON, e.g. [{"id":"starter","name":"Starter","credits":100,"priceCents":500,"currency":"usd"}]';
+  }
 }
 
 /** Hosted image providers; `key`/`apiToken` unset means that vendor's models are unavailable. */
@@ -581,6 +670,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       },
     },
     models: loadCatalogue({ json: env.MODELS_JSON, file: env.MODELS_FILE }),
+    payments: {
+      packages: env.CREDIT_PACKAGES_JSON
+        ? CreditPackagesSchema.parse(JSON.parse(env.CREDIT_PACKAGES_JSON))
+        : DEFAULT_CREDIT_PACKAGES,
+      stripe: env.STRIPE_SECRET_KEY
+        ? {
+            secretKey: env.STRIPE_SECRET_KEY,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+            host: env.STRIPE_API_HOST,
+            port: env.STRIPE_API_PORT,
+            protocol: env.STRIPE_API_PROTOCOL,
+          }
+        : undefined,
+    },
     generation: {
       timeoutSeconds: env.GENERATION_TIMEOUT_SECONDS,
       retryLimit: env.GENERATION_RETRY_LIMIT,

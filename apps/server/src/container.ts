@@ -18,6 +18,9 @@ import {
 import { CreditLedger } from './modules/credits/credit-ledger.service.ts';
 import { createGenerationModule, type GenerationModule } from './modules/generation/generation.module.ts';
 import { devSecret } from './secrets.ts';
+import { DevelopmentGateway, StripeGateway } from './modules/payments/payments.gateway.ts';
+import { PaymentsService } from './modules/payments/payments.service.ts';
+import { ReviewsService } from './modules/reviews/reviews.service.ts';
 
 /** The composition root: every adapter and service, wired explicitly, built once per process. */
 export interface Container {
@@ -37,6 +40,9 @@ export interface Container {
     /** Generation jobs, progress and the gallery. */
     generation: GenerationModule;
     webhooks: { fal: FalWebhookVerifier; replicate?: ReplicateWebhookVerifier };
+    /** Credit purchases (Stripe, or the development checkout without STRIPE_SECRET_KEY). */
+    payments: PaymentsService;
+    reviews: ReviewsService;
   };
   close(): Promise<void>;
 }
@@ -98,8 +104,27 @@ export async function createContainer(
       });
     });
   }
+  // Without a Stripe key (refused in production by config) purchases use the development checkout,
+  // whose fake events are signed with a generated per-data-dir secret.
+  const gateway = config.payments.stripe
+    ? new StripeGateway(config.payments.stripe)
+    : new DevelopmentGateway(
+        `whsec_${devSecret(config.dataDir, 'stripeDevWebhookSecret')}`,
+        config.auth.webUrl,
+      );
+  const payments = new PaymentsService({
+    db: database.db,
+    ledger,
+    gateway,
+    packages: config.payments.packages,
+    webUrl: config.auth.webUrl,
+    allowedOrigins: [config.publicUrl],
+    log,
+  });
   const services = {
     ledger,
+    payments,
+    reviews: new ReviewsService(database.db),
     auth,
     models,
     generation,

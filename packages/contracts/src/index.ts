@@ -6,6 +6,8 @@ export * from './models.ts';
 export * from './generation.ts';
 export * from './images.ts';
 export * from './credits.ts';
+export * from './payments.ts';
+export * from './reviews.ts';
 export * from './webhooks.ts';
 export * from './user.ts';
 export * from './auth.ts';

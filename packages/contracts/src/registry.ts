@@ -10,6 +10,20 @@ import {
   secondFactorsContract,
 } from './user.ts';
 import { creditBalanceContract } from './credits.ts';
+import {
+  createCheckoutSessionContract,
+  creditHistoryContract,
+  creditPackagesContract,
+  customerPortalContract,
+  devCheckoutCancelContract,
+  devCheckoutCompleteContract,
+  devCheckoutSessionContract,
+  processPaymentContract,
+  purchaseCreditsContract,
+  stripeWebhookContract,
+  transactionsContract,
+} from './payments.ts';
+import { createReviewContract, pendingReviewsContract, reviewSummaryContract } from './reviews.ts';
 import { cancelJobContract, progressContract, progressStreamContract, promptContract } from './generation.ts';
 import {
   counterContract,
@@ -50,6 +64,20 @@ export const contracts = {
   cancelJob: cancelJobContract,
   models: modelsContract,
   creditBalance: creditBalanceContract,
+  creditPackages: creditPackagesContract,
+  creditHistory: creditHistoryContract,
+  transactions: transactionsContract,
+  purchaseCredits: purchaseCreditsContract,
+  createCheckoutSession: createCheckoutSessionContract,
+  processPayment: processPaymentContract,
+  customerPortal: customerPortalContract,
+  stripeWebhook: stripeWebhookContract,
+  devCheckoutSession: devCheckoutSessionContract,
+  devCheckoutComplete: devCheckoutCompleteContract,
+  devCheckoutCancel: devCheckoutCancelContract,
+  pendingReviews: pendingReviewsContract,
+  createReview: createReviewContract,
+  reviewSummary: reviewSummaryContract,
   listImages: listImagesContract,
   imagesByModel: imagesByModelContract,
   saveImage: saveImageContract,

@@ -40,6 +40,12 @@ export const routes: RouteObject[] = [
           { path: child(paths.studio), ...page(() => import('./routes/studio')) },
           { path: child(paths.gallery), ...page(() => import('./routes/gallery')) },
           { path: child(paths.credits), ...page(() => import('./routes/credits')) },
+          { path: `${child(paths.credits)}/success`, ...page(() => import('./routes/credits-success')) },
+          { path: `${child(paths.credits)}/cancel`, ...page(() => import('./routes/credits-cancel')) },
+          {
+            path: `${child(paths.credits)}/dev-checkout`,
+            ...page(() => import('./routes/credits-dev-checkout')),
+          },
           { path: child(paths.referrals), ...page(() => import('./routes/referrals')) },
           { path: child(paths.training), ...page(() => import('./routes/training')) },
           { path: child(paths.onboarding), ...page(() => import('./routes/onboarding')) },

@@ -12,3 +12,6 @@ export * from './jobs.ts';
 export * from './images.ts';
 export * from './auth-user-mfa.ts';
 export * from './auth-totp-devices.ts';
+export * from './payments.ts';
+export * from './stripe-events.ts';
+export * from './reviews.ts';

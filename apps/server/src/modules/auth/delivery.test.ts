@@ -112,7 +112,13 @@ describe(`sign-in delivery on ${testDb}`, () => {
     beforeAll(async () => {
       env = await startTestEnv({
         workers: false,
-        env: { NODE_ENV: 'production', FILE_URL_SECRET: 'x'.repeat(40), EMAIL_VERIFICATION: 'required' },
+        env: {
+          NODE_ENV: 'production',
+          FILE_URL_SECRET: 'x'.repeat(40),
+          EMAIL_VERIFICATION: 'required',
+          STRIPE_SECRET_KEY: 'sk_test_unused',
+          STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+        },
       });
     });
     afterAll(() => env.close());

@@ -80,6 +80,34 @@ export class CreditLedger {
   }
 
   /**
+   * Takes credits back once per idempotency key (a Stripe refund or chargeback). Unlike `spend` this
+   * may take the balance below zero: the credits were bought and then refunded, and what was already
+   * used cannot be un-used. Only payment reversals call this.
+   */
+  async clawback(
+    input: { userId: string; amount: number; reason?: string; idempotencyKey: string; reference?: string },
+    tx?: Tx,
+  ): Promise<LedgerResult> {
+    assertWholePositive(input.amount);
+    return this.write(input.idempotencyKey, tx, async (t) => {
+      const after = await repo.applyDelta(t, input.userId, -input.amount);
+      return repo.appendEntry(t, {
+        userId: input.userId,
+        amount: -input.amount,
+        balanceAfter: after,
+        reason: input.reason ?? 'clawback',
+        reference: input.reference ?? null,
+        idempotencyKey: input.idempotencyKey,
+      });
+    });
+  }
+
+  /** The user's entries, newest first; `beforeId` continues a page. */
+  history(userId: string, options: { beforeId?: number; limit: number }): Promise<CreditLedgerRow[]> {
+    return repo.listEntries(this.db, userId, options);
+  }
+
+  /**
    * Gives back what was spent for `reference`, at most once however often it is called. Returns
    * undefined when nothing was spent for it.
    */

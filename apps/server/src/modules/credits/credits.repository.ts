@@ -1,4 +1,4 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { creditBalances, creditLedger, type CreditLedgerRow } from '../../db/schema/index.ts';
 
@@ -68,4 +68,23 @@ export async function appendEntry(db: DbOrTx, entry: NewEntry): Promise<CreditLe
     .onConflictDoNothing({ target: creditLedger.idempotencyKey })
     .returning();
   return row;
+}
+
+/** A user's entries, newest first (`id` order), strictly before `beforeId` when given. */
+export async function listEntries(
+  db: DbOrTx,
+  userId: string,
+  options: { beforeId?: number; limit: number },
+): Promise<CreditLedgerRow[]> {
+  return db
+    .select()
+    .from(creditLedger)
+    .where(
+      and(
+        eq(creditLedger.userId, userId),
+        options.beforeId === undefined ? undefined : lt(creditLedger.id, options.beforeId),
+      ),
+    )
+    .orderBy(desc(creditLedger.id))
+    .limit(options.limit);
 }

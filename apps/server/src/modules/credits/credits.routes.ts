@@ -1,0 +1,43 @@
+import { contracts } from '@lumina/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { CreditPackage } from '../../config.ts';
+import { AppError } from '../../errors.ts';
+import { route } from '../../http/route.ts';
+import { toPackageView } from '../payments/payments.mapper.ts';
+import type { CreditLedger } from './credit-ledger.service.ts';
+
+/** Credit packages (public) and the user's ledger history. The balance route lives with generation. */
+export function creditsRoutes(
+  app: FastifyInstance,
+  deps: { ledger: CreditLedger; packages: () => readonly CreditPackage[] },
+): void {
+  route(app, contracts.creditPackages, async () => ({ packages: deps.packages().map(toPackageView) }));
+
+  route(
+    app,
+    contracts.creditHistory,
+    async ({ user, query }) => {
+      let beforeId: number | undefined;
+      if (query.cursor !== undefined) {
+        beforeId = Number(query.cursor);
+        if (!Number.isSafeInteger(beforeId) || beforeId <= 0) {
+          throw new AppError('VALIDATION_FAILED', 'The cursor is not valid.');
+        }
+      }
+      const rows = await deps.ledger.history(user.id, { beforeId, limit: query.limit + 1 });
+      const page = rows.slice(0, query.limit);
+      return {
+        items: page.map((e) => ({
+          id: String(e.id),
+          amount: e.amount,
+          reason: e.reason,
+          reference: e.reference,
+          created_at: e.createdAt.toISOString(),
+          balance_after: e.balanceAfter,
+        })),
+        next_cursor: rows.length > query.limit ? String(page[page.length - 1]!.id) : null,
+      };
+    },
+    { preHandler: app.requireUser },
+  );
+}

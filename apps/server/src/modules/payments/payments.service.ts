@@ -1,0 +1,336 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
+import type { CreditPackage } from '../../config.ts';
+import type { Database, Tx } from '../../db/client.ts';
+import type { PaymentRow } from '../../db/schema/index.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import type { CreditLedger } from '../credits/credit-ledger.service.ts';
+import type { CheckoutSessionInfo, PaymentGateway } from './payments.gateway.ts';
+import { toSessionInfo } from './payments.gateway.ts';
+import * as repo from './payments.repository.ts';
+
+export interface PaymentsDeps {
+  db: Database;
+  ledger: CreditLedger;
+  gateway: PaymentGateway;
+  packages: readonly CreditPackage[];
+  /** Where the web app lives: default success/cancel URLs, allowed redirect origins. */
+  webUrl: string;
+  /** Other origins success/cancel URLs may point at (the API's public URL). */
+  allowedOrigins: readonly string[];
+  log: Logger;
+}
+
+export type ApplyOutcome = 'credited' | 'already' | 'unknown' | 'mismatch';
+
+export interface ProcessResult {
+  status: PaymentRow['status'];
+  creditsAdded: number;
+  balance: number;
+}
+
+const CHECKOUT_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';
+
+/**
+ * Credit purchases. One crediting path, `applyPaidSession`, serves the webhook, the success page
+ * (`processPayment`) and the development checkout: a conditional pending→paid transition and the
+ * ledger grant (key `payment:<session id>`) in one transaction, so however many of them race, the
+ * credits land once.
+ */
+export class PaymentsService {
+  constructor(private readonly deps: PaymentsDeps) {}
+
+  get mode() {
+    return this.deps.gateway.mode;
+  }
+
+  packages(): readonly CreditPackage[] {
+    return this.deps.packages;
+  }
+
+  private packageById(id: string): CreditPackage {
+    const pkg = this.deps.packages.find((p) => p.id === id);
+    if (!pkg) throw new AppError('VALIDATION_FAILED', `There is no credit package "${id}".`);
+    return pkg;
+  }
+
+  private checkReturnUrl(url: string | undefined, fallback: string, field: string): string {
+    if (url === undefined) return fallback;
+    const origin = new URL(url).origin;
+    const allowed = [this.deps.webUrl, ...this.deps.allowedOrigins].map((u) => new URL(u).origin);
+    if (!allowed.includes(origin)) {
+      throw new AppError('VALIDATION_FAILED', `${field} must be an address on this site.`);
+    }
+    return url;
+  }
+
+  private async ensureCustomer(userId: string): Promise<string> {
+    const existing = await repo.findCustomer(this.deps.db, userId);
+    if (existing) return existing;
+    const email = await repo.findUserEmail(this.deps.db, userId);
+    const created = await this.deps.gateway.createCustomer({ userId, email });
+    return repo.saveCustomer(this.deps.db, userId, created);
+  }
+
+  /** Creates a Checkout Session for a package and its pending payment row; returns where to send the browser. */
+  async startCheckout(
+    userId: string,
+    input: { packageId: string; successUrl?: string; cancelUrl?: string },
+  ): Promise<{ url: string; sessionId: string }> {
+    const pkg = this.packageById(input.packageId);
+    const successUrl = this.checkReturnUrl(
+      input.successUrl,
+      `${this.deps.webUrl}/credits/success?session_id=${CHECKOUT_PLACEHOLDER}`,
+      'success_url',
+    );
+    const cancelUrl = this.checkReturnUrl(
+      input.cancelUrl,
+      `${this.deps.webUrl}/credits?checkout=cancelled`,
+      'cancel_url',
+    );
+    const customerId = await this.ensureCustomer(userId);
+    const paymentId = randomUUID();
+    const session = await this.deps.gateway.createCheckoutSession({
+      paymentId,
+      userId,
+      packageId: pkg.id,
+      packageName: pkg.name,
+      credits: pkg.credits,
+      amountCents: pkg.priceCents,
+      currency: pkg.currency,
+      stripePriceId: pkg.stripePriceId,
+      customerId,
+      successUrl,
+      cancelUrl,
+    });
+    await repo.insertPayment(this.deps.db, {
+      id: paymentId,
+      userId,
+      packageId: pkg.id,
+      packageName: pkg.name,
+      credits: pkg.credits,
+      amountCents: pkg.priceCents,
+      currency: pkg.currency,
+      stripeSessionId: session.id,
+      stripeCustomerId: customerId,
+      successUrl,
+      cancelUrl,
+    });
+    return { url: session.url, sessionId: session.id };
+  }
+
+  /**
+   * Credits a paid session once. The amount, currency, package and user must match the payment row
+   * made at checkout; a mismatch is logged and credits nothing.
+   */
+  async applyPaidSession(tx: Tx, session: CheckoutSessionInfo): Promise<ApplyOutcome> {
+    const payment = await repo.findBySession(tx, session.id);
+    if (!payment) {
+      this.deps.log.warn({ sessionId: session.id }, 'stripe: paid session with no payment row; ignored');
+      return 'unknown';
+    }
+    const problems = [
+      session.clientReferenceId !== payment.userId && 'client_reference_id',
+      session.amountTotal !== payment.amountCents && 'amount_total',
+      (session.currency ?? '').toLowerCase() !== payment.currency && 'currency',
+      session.metadata.package_id !== undefined &&
+        session.metadata.package_id !== payment.packageId &&
+        'package',
+    ].filter(Boolean);
+    if (problems.length > 0) {
+      this.deps.log.error(
+        { sessionId: session.id, paymentId: payment.id, problems },
+        'stripe: paid session does not match its payment; not credited',
+      );
+      return 'mismatch';
+    }
+    const paid = await repo.markPaidIfPending(tx, payment.id, {
+      paymentIntent: session.paymentIntent,
+      customerId: session.customer,
+    });
+    if (!paid) return 'already';
+    await this.deps.ledger.grant(
+      {
+        userId: payment.userId,
+        amount: payment.credits,
+        reason: 'purchase',
+        idempotencyKey: `payment:${session.id}`,
+        reference: payment.id,
+      },
+      tx,
+    );
+    return 'credited';
+  }
+
+  /** The success page: confirm with Stripe and credit now if the webhook has not yet. */
+  async processPayment(userId: string, sessionId: string): Promise<ProcessResult> {
+    let payment = await repo.findUserPaymentBySession(this.deps.db, userId, sessionId);
+    if (!payment) throw notFound('This checkout');
+    if (payment.status === 'pending') {
+      const session = await this.deps.gateway.retrieveCheckoutSession(sessionId);
+      if (session && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required')) {
+        await this.deps.db.transaction((tx) => this.applyPaidSession(tx, session));
+        payment = (await repo.findUserPaymentBySession(this.deps.db, userId, sessionId))!;
+      }
+    }
+    return {
+      status: payment.status,
+      creditsAdded: payment.status === 'paid' || payment.status === 'refunded' ? payment.credits : 0,
+      balance: await this.deps.ledger.balance(userId),
+    };
+  }
+
+  async portalUrl(userId: string): Promise<string> {
+    const customerId = await this.ensureCustomer(userId);
+    return this.deps.gateway.createPortalSession(customerId, `${this.deps.webUrl}/credits`);
+  }
+
+  transactions(userId: string, limit: number): Promise<PaymentRow[]> {
+    return repo.listForUser(this.deps.db, userId, limit);
+  }
+
+  /**
+   * A Stripe webhook delivery: verified against the raw body, then applied at most once per event id.
+   * The event id is recorded in the same transaction that applies it, so a failure lets Stripe retry.
+   */
+  async handleWebhook(rawBody: Buffer | string, signature: string | undefined): Promise<void> {
+    let event: Stripe.Event;
+    try {
+      if (!signature) throw new Error('missing signature');
+      event = this.deps.gateway.constructEvent(rawBody, signature);
+    } catch {
+      throw new AppError('VALIDATION_FAILED', 'The webhook signature is not valid.');
+    }
+    await this.deps.db.transaction(async (tx) => {
+      if (!(await repo.claimEvent(tx, event.id, event.type))) return;
+      await this.applyEvent(tx, event);
+    });
+  }
+
+  private async applyEvent(tx: Tx, event: Stripe.Event): Promise<void> {
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded': {
+        const session = toSessionInfo(event.data.object);
+        // An unpaid completion is a delayed method (bank debit): stays pending until async_payment_*.
+        if (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required') {
+          await this.applyPaidSession(tx, session);
+        }
+        return;
+      }
+      case 'checkout.session.async_payment_failed': {
+        const payment = await repo.findBySession(tx, event.data.object.id);
+        if (payment) await repo.markFailedIfPending(tx, payment.id);
+        return;
+      }
+      case 'charge.refunded':
+        await this.applyRefund(tx, event.data.object);
+        return;
+      default:
+        // Acknowledged and ignored.
+        return;
+    }
+  }
+
+  /**
+   * Takes back credits in proportion to the newly refunded amount (all of them on a full refund). The
+   * balance may go negative here, and only here: the money went back.
+   */
+  private async applyRefund(tx: Tx, charge: Stripe.Charge): Promise<void> {
+    const intent =
+      typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+    if (!intent) return;
+    const payment = await repo.lockByPaymentIntent(tx, intent);
+    if (!payment || (payment.status !== 'paid' && payment.status !== 'refunded')) {
+      this.deps.log.warn({ paymentIntent: intent }, 'stripe: refund for no paid payment; ignored');
+      return;
+    }
+    const fully = charge.refunded || charge.amount_refunded >= charge.amount;
+    const target = fully
+      ? payment.credits
+      : Math.min(payment.credits, Math.floor((payment.credits * charge.amount_refunded) / charge.amount));
+    const delta = target - payment.clawedBackCredits;
+    if (delta > 0) {
+      await this.deps.ledger.clawback(
+        {
+          userId: payment.userId,
+          amount: delta,
+          reason: 'clawback',
+          idempotencyKey: `clawback:${payment.stripeSessionId}:${target}`,
+          reference: payment.id,
+        },
+        tx,
+      );
+    }
+    await repo.recordRefund(tx, payment.id, {
+      refundedCents: charge.amount_refunded,
+      clawedBackCredits: Math.max(target, payment.clawedBackCredits),
+      fullyRefunded: fully,
+      receiptUrl: charge.receipt_url ?? null,
+    });
+  }
+
+  // --- Development checkout (no STRIPE_SECRET_KEY; never in production) ---
+
+  private async devPayment(userId: string, sessionId: string): Promise<PaymentRow> {
+    if (this.mode !== 'development') throw notFound('This checkout');
+    const payment = await repo.findUserPaymentBySession(this.deps.db, userId, sessionId);
+    if (!payment) throw notFound('This checkout');
+    return payment;
+  }
+
+  async devSession(userId: string, sessionId: string): Promise<PaymentRow> {
+    return this.devPayment(userId, sessionId);
+  }
+
+  /** Pays a development session: a locally signed checkout.session.completed through `handleWebhook`. */
+  async devComplete(
+    userId: string,
+    sessionId: string,
+  ): Promise<{ status: PaymentRow['status']; redirectUrl: string }> {
+    const payment = await this.devPayment(userId, sessionId);
+    if (payment.status === 'pending') {
+      const payload = JSON.stringify({
+        id: `evt_dev_${randomBytes(12).toString('hex')}`,
+        object: 'event',
+        type: 'checkout.session.completed',
+        api_version: null,
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        pending_webhooks: 0,
+        request: { id: null, idempotency_key: null },
+        data: {
+          object: {
+            id: payment.stripeSessionId,
+            object: 'checkout.session',
+            mode: 'payment',
+            status: 'complete',
+            payment_status: 'paid',
+            amount_total: payment.amountCents,
+            currency: payment.currency,
+            client_reference_id: payment.userId,
+            metadata: {
+              payment_id: payment.id,
+              package_id: payment.packageId,
+              credits: String(payment.credits),
+            },
+            payment_intent: `pi_dev_${randomBytes(12).toString('hex')}`,
+            customer: payment.stripeCustomerId,
+          },
+        },
+      });
+      await this.handleWebhook(payload, this.deps.gateway.sign(payload));
+    }
+    const after = await this.devPayment(userId, sessionId);
+    return { status: after.status, redirectUrl: after.successUrl.replace(CHECKOUT_PLACEHOLDER, sessionId) };
+  }
+
+  async devCancel(
+    userId: string,
+    sessionId: string,
+  ): Promise<{ status: PaymentRow['status']; redirectUrl: string }> {
+    const payment = await this.devPayment(userId, sessionId);
+    return { status: payment.status, redirectUrl: payment.cancelUrl };
+  }
+}

@@ -1,0 +1,94 @@
+import { useTranslation } from 'react-i18next';
+import { PanelErrorFallback } from '@/components/errors/panel-error-fallback';
+import { buttonClass } from '@/components/ui/button-link';
+import { Spinner } from '@/components/ui/spinner';
+import { useCreditHistory } from '../api/get-credit-history';
+import { formatCreditDelta } from '../utils/money';
+
+const cell = 'px-3 py-2.5 whitespace-nowrap';
+
+/** The ledger: every grant and spend with the running balance, newest first, a page at a time. */
+export function CreditHistory() {
+  const { t, i18n } = useTranslation();
+  const history = useCreditHistory();
+  const locale = i18n.language;
+  const time = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const number = new Intl.NumberFormat(locale);
+  const entries = history.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <section aria-labelledby="history-heading" className="flex flex-col gap-4">
+      <h2 id="history-heading" className="text-xl font-semibold">
+        {t('credits.history.title')}
+      </h2>
+      {history.isPending ? (
+        <Spinner />
+      ) : history.isError && entries.length === 0 ? (
+        <PanelErrorFallback onRetry={() => void history.refetch()} />
+      ) : entries.length === 0 ? (
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">{t('credits.history.empty')}</p>
+      ) : (
+        <div className="overflow-x-auto rounded-3xl border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+          <table className="w-full text-left text-sm" data-testid="credit-history">
+            <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
+              <tr>
+                <th scope="col" className={`${cell} font-medium`}>
+                  {t('credits.history.time')}
+                </th>
+                <th scope="col" className={`${cell} font-medium`}>
+                  {t('credits.history.reason')}
+                </th>
+                <th scope="col" className={`${cell} font-medium`}>
+                  {t('credits.history.reference')}
+                </th>
+                <th scope="col" className={`${cell} text-right font-medium`}>
+                  {t('credits.history.amount')}
+                </th>
+                <th scope="col" className={`${cell} text-right font-medium`}>
+                  {t('credits.history.balanceAfter')}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
+              {entries.map((entry) => (
+                <tr key={entry.id} data-testid="history-row" data-reason={entry.reason}>
+                  <td className={`${cell} text-zinc-600 dark:text-zinc-400`}>
+                    <time dateTime={entry.created_at}>{time.format(new Date(entry.created_at))}</time>
+                  </td>
+                  <td className={cell}>
+                    {t(`credits.history.reasons.${entry.reason}`, { defaultValue: entry.reason })}
+                  </td>
+                  <td
+                    className={`${cell} max-w-40 truncate font-mono text-xs text-zinc-500 dark:text-zinc-400`}
+                    title={entry.reference ?? undefined}
+                  >
+                    {entry.reference ?? t('credits.history.noReference')}
+                  </td>
+                  <td
+                    className={`${cell} text-right font-semibold tabular-nums ${
+                      entry.amount > 0
+                        ? 'text-emerald-700 dark:text-emerald-300'
+                        : 'text-zinc-900 dark:text-zinc-100'
+                    }`}
+                  >
+                    {formatCreditDelta(entry.amount, locale)}
+                  </td>
+                  <td className={`${cell} text-right tabular-nums`}>{number.format(entry.balance_after)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {history.hasNextPage && (
+        <button
+          type="button"
+          onClick={() => void history.fetchNextPage()}
+          disabled={history.isFetchingNextPage}
+          className={`${buttonClass('secondary')} self-center disabled:opacity-60`}
+        >
+          {history.isFetchingNextPage ? t('credits.history.loadingMore') : t('credits.history.loadMore')}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { i18n as I18n } from 'i18next';
+import type { CreditHistoryEntry, CreditPackageView } from '@lumina/contracts';
+import { json, type LocalServer } from '@/testing/local-server';
+import { renderWithApp, startApiServer } from '@/testing/app-harness';
+import { CreditHistory } from './credit-history';
+import { CreditPackages } from './credit-packages';
+import { ManageBillingButton } from './manage-billing-button';
+
+let server: LocalServer;
+let i18n: I18n;
+beforeAll(async () => {
+  ({ server, i18n } = await startApiServer());
+});
+afterEach(() => {
+  cleanup();
+  server.requests.length = 0;
+});
+afterAll(() => server.close());
+
+const pkg = (overrides: Partial<CreditPackageView>): CreditPackageView => ({
+  id: 'starter',
+  name: 'Starter',
+  credits: 100,
+  price_cents: 500,
+  currency: 'usd',
+  stripe_price_id: null,
+  badge: null,
+  credits_per_unit: 20,
+  ...overrides,
+});
+
+const entry = (n: number): CreditHistoryEntry => ({
+  id: `entry-${n}`,
+  amount: n % 2 ? -1 : 100,
+  reason: n % 2 ? 'spend' : 'purchase',
+  reference: `ref-${n}`,
+  created_at: new Date(Date.UTC(2026, 0, 1, 12, n)).toISOString(),
+  balance_after: 1000 - n,
+});
+
+describe('credit packages', () => {
+  it('shows price, credits, credits per unit and the badge, and Buy goes to the checkout URL', async () => {
+    server.route('GET', '/api/credits/packages', (_req, res) =>
+      json(res, 200, {
+        packages: [
+          pkg({}),
+          pkg({
+            id: 'pro',
+            name: 'Pro',
+            credits: 1200,
+            price_cents: 4900,
+            badge: 'best value',
+            credits_per_unit: 24.49,
+          }),
+        ],
+      }),
+    );
+    server.route('POST', '/api/credits/purchase', (_req, res) =>
+      json(res, 200, { url: '/credits/dev-checkout?session_id=dev_1', session_id: 'dev_1' }),
+    );
+    const redirects: string[] = [];
+    renderWithApp(<CreditPackages redirect={(url) => redirects.push(url)} />, { i18n });
+    const cards = await screen.findAllByTestId('credit-package');
+    expect(cards).toHaveLength(2);
+    const pro = cards[1]!;
+    expect(within(pro).getByTestId('package-price').textContent).toBe('$49.00');
+    expect(within(pro).getByText('1,200 credits')).toBeTruthy();
+    expect(within(pro).getByText('24.5 credits per USD')).toBeTruthy();
+    expect(within(pro).getByText('Best value')).toBeTruthy();
+    fireEvent.click(within(pro).getByRole('button', { name: 'Buy Pro for $49.00' }));
+    await waitFor(() => expect(redirects).toEqual(['/credits/dev-checkout?session_id=dev_1']));
+    const purchase = server.requests.find((r) => r.url === '/api/credits/purchase');
+    expect(JSON.parse(purchase!.body)).toEqual({ package_id: 'pro' });
+    // Every Buy stays disabled while the browser leaves for the checkout.
+    for (const button of screen.getAllByRole('button'))
+      expect((button as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('credit history', () => {
+  it('loads the next page with the cursor on "Load more" until there is none', async () => {
+    server.route('GET', '/api/credits/history', (req, res) => {
+      const cursor = new URL(req.url ?? '', server.url).searchParams.get('cursor');
+      if (!cursor) return json(res, 200, { items: [entry(1), entry(2)], next_cursor: 'c2' });
+      json(res, 200, { items: [entry(3)], next_cursor: null });
+    });
+    renderWithApp(<CreditHistory />, { i18n });
+    await waitFor(() => expect(screen.getAllByTestId('history-row')).toHaveLength(2));
+    const first = screen.getAllByTestId('history-row')[0]!;
+    expect(within(first).getByText('-1')).toBeTruthy();
+    expect(within(first).getByText('Generation')).toBeTruthy();
+    expect(within(first).getByText('999')).toBeTruthy();
+    expect(within(screen.getAllByTestId('history-row')[1]!).getByText('+100')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByTestId('history-row')).toHaveLength(3));
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    const urls = server.requests.filter((r) => r.url.startsWith('/api/credits/history')).map((r) => r.url);
+    expect(urls).toEqual(['/api/credits/history?limit=20', '/api/credits/history?cursor=c2&limit=20']);
+  });
+});
+
+describe('manage billing', () => {
+  it('opens the portal URL, or is disabled with a note when the server has no portal for the user', async () => {
+    server.route('POST', '/api/create-customer-portal-session', (_req, res) =>
+      json(res, 200, { url: 'https://billing.example/session' }),
+    );
+    const redirects: string[] = [];
+    renderWithApp(<ManageBillingButton redirect={(url) => redirects.push(url)} />, { i18n });
+    fireEvent.click(await screen.findByTestId('manage-billing'));
+    await waitFor(() => expect(redirects).toEqual(['https://billing.example/session']));
+    cleanup();
+
+    server.route('POST', '/api/create-customer-portal-session', (_req, res) =>
+      json(res, 409, { detail: 'No billing account yet', code: 'CONFLICT' }),
+    );
+    renderWithApp(<ManageBillingButton />, { i18n });
+    fireEvent.click(await screen.findByTestId('manage-billing'));
+    expect(await screen.findByText('Billing management opens after your first card payment.')).toBeTruthy();
+    expect((screen.getByTestId('manage-billing') as HTMLButtonElement).disabled).toBe(true);
+  });
+});

@@ -1,0 +1,79 @@
+import { StrictMode } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import type { i18n as I18n } from 'i18next';
+import { json, type LocalServer } from '@/testing/local-server';
+import { renderWithApp, startApiServer } from '@/testing/app-harness';
+import { CreditBalance } from './credit-balance';
+import { PaymentSuccess } from './payment-success';
+
+let server: LocalServer;
+let i18n: I18n;
+beforeAll(async () => {
+  ({ server, i18n } = await startApiServer());
+});
+afterEach(() => {
+  cleanup();
+  server.requests.length = 0;
+});
+afterAll(() => server.close());
+
+const processCalls = () => server.requests.filter((r) => r.url === '/api/process_payment');
+
+describe('payment success page', () => {
+  it('confirms the checkout once under StrictMode and puts the new balance in the header at once', async () => {
+    let balance = 100;
+    server.route('GET', '/api/credits/balance', (_req, res) => json(res, 200, { balance }));
+    server.route('POST', '/api/process_payment', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 50));
+      balance = 600;
+      json(res, 200, { status: 'paid', credits_added: 500, balance: 600 });
+    });
+    renderWithApp(
+      <StrictMode>
+        <CreditBalance />
+        <PaymentSuccess sessionId="cs_test_123" />
+      </StrictMode>,
+      { i18n },
+    );
+    await waitFor(() => expect(screen.getByTestId('credit-balance').textContent).toBe('100'));
+    expect(await screen.findByTestId('credits-added')).toHaveProperty(
+      'textContent',
+      '500 credits were added to your account.',
+    );
+    expect(screen.getByTestId('new-balance').textContent).toBe('600');
+    expect(screen.getByTestId('credit-balance').textContent).toBe('600');
+    expect(processCalls()).toHaveLength(1);
+    expect(JSON.parse(processCalls()[0]!.body)).toEqual({ session_id: 'cs_test_123' });
+    // Nothing asks again later (no refetch on focus, no retry).
+    await new Promise((r) => setTimeout(r, 100));
+    expect(processCalls()).toHaveLength(1);
+  });
+
+  it('says so when the payment was already credited, and shows a server error as given', async () => {
+    server.route('GET', '/api/credits/balance', (_req, res) => json(res, 200, { balance: 600 }));
+    server.route('POST', '/api/process_payment', (_req, res) =>
+      json(res, 200, { status: 'paid', credits_added: 0, balance: 600 }),
+    );
+    renderWithApp(<PaymentSuccess sessionId="cs_again" />, { i18n });
+    expect((await screen.findByTestId('credits-added')).textContent).toBe(
+      'This payment has already been added to your account.',
+    );
+    cleanup();
+
+    server.route('POST', '/api/process_payment', (_req, res) =>
+      json(res, 404, { detail: 'No such checkout session', code: 'NOT_FOUND' }),
+    );
+    renderWithApp(<PaymentSuccess sessionId="cs_unknown" />, { i18n });
+    expect(await screen.findByText('No such checkout session')).toBeTruthy();
+  });
+
+  it('asks for nothing without a session id', async () => {
+    renderWithApp(<PaymentSuccess sessionId="" />, { i18n });
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      expect.stringContaining('needs a checkout session') as string,
+    );
+    expect(processCalls()).toHaveLength(0);
+  });
+});

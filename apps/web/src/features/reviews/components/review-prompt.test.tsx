@@ -1,0 +1,145 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { i18n as I18n } from 'i18next';
+import { REVIEW_COMMENT_MAX, type PendingReview } from '@lumina/contracts';
+import { json, type LocalServer } from '@/testing/local-server';
+import { renderWithApp, startApiServer } from '@/testing/app-harness';
+import { validateReview } from './review-form';
+import { ReviewPrompt } from './review-prompt';
+
+let server: LocalServer;
+let i18n: I18n;
+beforeAll(async () => {
+  ({ server, i18n } = await startApiServer());
+});
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+  server.requests.length = 0;
+});
+afterAll(() => server.close());
+
+const pending = (n: number, name = 'Starter'): PendingReview => ({
+  payment_id: `00000000-0000-4000-8000-00000000000${n}`,
+  product_id: `pack-${n}`,
+  package_name: name,
+  paid_at: '2026-01-01T12:00:00.000Z',
+});
+
+function serveReviews(list: PendingReview[]) {
+  server.route('GET', '/api/reviews', (_req, res) => json(res, 200, { pending: list }));
+  server.route('POST', '/api/reviews', (_req, res, body) => {
+    const input = JSON.parse(body) as {
+      payment_id: string;
+      product_id: string;
+      rating: number;
+      comment?: string;
+    };
+    list.splice(
+      list.findIndex((p) => p.payment_id === input.payment_id),
+      1,
+    );
+    json(res, 201, {
+      id: '10000000-0000-4000-8000-000000000001',
+      ...input,
+      comment: input.comment ?? null,
+      created_at: '2026-01-01T12:00:00.000Z',
+    });
+  });
+}
+
+const posts = () => server.requests.filter((r) => r.method === 'POST' && r.url === '/api/reviews');
+
+describe('review form validation', () => {
+  it('needs a rating, bounds the comment, trims it and leaves an empty one out', () => {
+    const p = pending(1);
+    expect(validateReview(p, null, '')).toEqual({ ok: false, errors: { rating: 'required' } });
+    expect(validateReview(p, 4, 'x'.repeat(REVIEW_COMMENT_MAX + 1))).toEqual({
+      ok: false,
+      errors: { comment: 'tooLong' },
+    });
+    expect(validateReview(p, 5, '   ')).toEqual({
+      ok: true,
+      body: { payment_id: p.payment_id, product_id: 'pack-1', rating: 5 },
+    });
+    expect(validateReview(p, 3, '  lovely  ')).toMatchObject({
+      ok: true,
+      body: { rating: 3, comment: 'lovely' },
+    });
+  });
+});
+
+describe('review prompt', () => {
+  it('asks for a rating first, then sends stars and comment, and the reviewed purchase goes away', async () => {
+    serveReviews([pending(1, 'Starter')]);
+    renderWithApp(<ReviewPrompt />, { i18n });
+    const prompt = await screen.findByTestId('review-prompt');
+    expect(within(prompt).getByText(/Rate Starter/)).toBeTruthy();
+
+    fireEvent.click(within(prompt).getByRole('button', { name: 'Send review' }));
+    expect(await within(prompt).findByText('Choose a rating from 1 to 5 stars.')).toBeTruthy();
+    expect(posts()).toHaveLength(0);
+
+    const stars = within(prompt).getAllByRole('radio');
+    expect(stars.map((s) => s.getAttribute('aria-label'))).toEqual([
+      '1 star',
+      '2 stars',
+      '3 stars',
+      '4 stars',
+      '5 stars',
+    ]);
+    fireEvent.click(within(prompt).getByRole('radio', { name: '4 stars' }));
+    expect((within(prompt).getByRole('radio', { name: '4 stars' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.change(within(prompt).getByLabelText('Comment (optional)'), {
+      target: { value: ' Great value ' },
+    });
+    fireEvent.click(within(prompt).getByRole('button', { name: 'Send review' }));
+
+    expect(await screen.findByTestId('review-thanks')).toBeTruthy();
+    expect(screen.queryByTestId('review-prompt')).toBeNull();
+    expect(posts()).toHaveLength(1);
+    expect(JSON.parse(posts()[0]!.body)).toEqual({
+      payment_id: pending(1).payment_id,
+      product_id: 'pack-1',
+      rating: 4,
+      comment: 'Great value',
+    });
+  });
+
+  it('"Not now" hides it for this session only, and the next pending purchase shows instead', async () => {
+    serveReviews([pending(1, 'Starter'), pending(2, 'Pro')]);
+    renderWithApp(<ReviewPrompt />, { i18n });
+    const first = await screen.findByTestId('review-prompt');
+    expect(first.getAttribute('data-payment-id')).toBe(pending(1).payment_id);
+    fireEvent.click(screen.getByTestId('review-dismiss'));
+    await waitFor(() =>
+      expect(screen.getByTestId('review-prompt').getAttribute('data-payment-id')).toBe(pending(2).payment_id),
+    );
+    fireEvent.click(screen.getByTestId('review-dismiss'));
+    await waitFor(() => expect(screen.queryByTestId('review-prompt')).toBeNull());
+
+    // Still dismissed on a remount within the same session…
+    cleanup();
+    renderWithApp(<ReviewPrompt />, { i18n });
+    await waitFor(() => expect(server.requests.filter((r) => r.url === '/api/reviews').length).toBe(2));
+    expect(screen.queryByTestId('review-prompt')).toBeNull();
+
+    // …and back on the next visit (a new session).
+    cleanup();
+    sessionStorage.clear();
+    renderWithApp(<ReviewPrompt />, { i18n });
+    expect(await screen.findByTestId('review-prompt')).toBeTruthy();
+  });
+
+  it('shows the server error when sending fails (e.g. already reviewed)', async () => {
+    serveReviews([pending(1)]);
+    server.route('POST', '/api/reviews', (_req, res) =>
+      json(res, 409, { detail: 'This purchase already has a review', code: 'CONFLICT' }),
+    );
+    renderWithApp(<ReviewPrompt />, { i18n });
+    const prompt = await screen.findByTestId('review-prompt');
+    fireEvent.click(within(prompt).getByRole('radio', { name: '5 stars' }));
+    fireEvent.click(within(prompt).getByRole('button', { name: 'Send review' }));
+    expect(await within(prompt).findByText('This purchase already has a review')).toBeTruthy();
+  });
+});
