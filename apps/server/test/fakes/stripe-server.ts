@@ -172,6 +172,28 @@ export async function startStripeFake(): Promise<StripeFake> {
       if (!session) return error(res, 404, 'No such checkout.session', { code: 'resource_missing' });
       return send(res, 200, session);
     }
+    const intentMatch = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && intentMatch) {
+      // A paid session's PaymentIntent; `expand[]=latest_charge` gives the charge with its receipt.
+      const id = decodeURIComponent(intentMatch[1]!);
+      const owner = [...sessions.values()].find((s) => s.payment_intent === id);
+      if (!owner) return error(res, 404, 'No such payment_intent', { code: 'resource_missing' });
+      const chargeId = `ch_${id.slice(3)}`;
+      // The SDK writes arrays as expand[0]=…; accept any expand[…] form.
+      const expand = [...url.searchParams].filter(([k]) => k.startsWith('expand')).map(([, v]) => v);
+      const charge = {
+        id: chargeId,
+        object: 'charge',
+        payment_intent: id,
+        receipt_url: `${origin}/receipts/${chargeId}`,
+      };
+      return send(res, 200, {
+        id,
+        object: 'payment_intent',
+        status: 'succeeded',
+        latest_charge: expand.includes('latest_charge') ? charge : chargeId,
+      });
+    }
     if (req.method === 'POST' && url.pathname === '/v1/customers') {
       const id = `cus_${randomBytes(8).toString('hex')}`;
       const customer = { id, object: 'customer', email: body.email ?? null, metadata: body.metadata ?? {} };

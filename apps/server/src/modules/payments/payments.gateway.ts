@@ -40,6 +40,8 @@ export interface PaymentGateway {
   retrieveCheckoutSession(id: string): Promise<CheckoutSessionInfo | null>;
   createCustomer(input: { userId: string; email: string | null }): Promise<string>;
   createPortalSession(customerId: string, returnUrl: string): Promise<string>;
+  /** The receipt of a paid PaymentIntent's charge, when Stripe gives one. */
+  receiptUrl(paymentIntentId: string): Promise<string | null>;
   /** Verifies `Stripe-Signature` over the exact raw body; throws when it does not match. */
   constructEvent(rawBody: Buffer | string, signature: string): Stripe.Event;
   /** Signs a payload with the webhook secret (development checkout and tests). */
@@ -130,6 +132,12 @@ export class StripeGateway implements PaymentGateway {
     return session.url;
   }
 
+  async receiptUrl(paymentIntentId: string) {
+    const intent = await this.stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] });
+    const charge = intent.latest_charge;
+    return charge && typeof charge === 'object' ? (charge.receipt_url ?? null) : null;
+  }
+
   constructEvent(rawBody: Buffer | string, signature: string) {
     return this.stripe.webhooks.constructEvent(rawBody, signature, this.config.webhookSecret);
   }
@@ -166,6 +174,11 @@ export class DevelopmentGateway implements PaymentGateway {
 
   async createPortalSession(_customerId: string, returnUrl: string) {
     return returnUrl;
+  }
+
+  async receiptUrl() {
+    // No real payment, no receipt.
+    return null;
   }
 
   constructEvent(rawBody: Buffer | string, signature: string) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { payments, stripeCustomers, stripeEvents, users, type PaymentRow } from '../../db/schema/index.ts';
 
@@ -128,4 +128,11 @@ export async function saveCustomer(db: DbOrTx, userId: string, customerId: strin
 export async function findUserEmail(db: DbOrTx, userId: string): Promise<string | null> {
   const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
   return row?.email ?? null;
+}
+
+export async function saveReceiptUrl(db: DbOrTx, id: string, receiptUrl: string): Promise<void> {
+  await db
+    .update(payments)
+    .set({ receiptUrl, updatedAt: sql`now()` })
+    .where(and(eq(payments.id, id), isNull(payments.receiptUrl)));
 }

@@ -186,8 +186,21 @@ export class PaymentsService {
     return this.deps.gateway.createPortalSession(customerId, `${this.deps.webUrl}/credits`);
   }
 
-  transactions(userId: string, limit: number): Promise<PaymentRow[]> {
-    return repo.listForUser(this.deps.db, userId, limit);
+  /**
+   * The user's payments. A paid one without a receipt link gets it from Stripe (the charge's receipt)
+   * the first time it is listed, and keeps it; a Stripe hiccup just leaves it empty for now.
+   */
+  async transactions(userId: string, limit: number): Promise<PaymentRow[]> {
+    const rows = await repo.listForUser(this.deps.db, userId, limit);
+    return Promise.all(
+      rows.map(async (row) => {
+        if (row.status !== 'paid' || row.receiptUrl || !row.stripePaymentIntent) return row;
+        const receiptUrl = await this.deps.gateway.receiptUrl(row.stripePaymentIntent).catch(() => null);
+        if (!receiptUrl) return row;
+        await repo.saveReceiptUrl(this.deps.db, row.id, receiptUrl);
+        return { ...row, receiptUrl };
+      }),
+    );
   }
 
   /**

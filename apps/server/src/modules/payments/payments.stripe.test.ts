@@ -107,6 +107,16 @@ describe(`payments through the Stripe SDK and a fake Stripe on ${testDb}`, () =>
     await expectLedgerConsistent(client.userId);
   });
 
+  it('lists the payment with the receipt Stripe gives for its charge', async () => {
+    const client = await signedInClient(env, 'receipt');
+    const { sessionId } = await buyAndPay(client);
+    const [payment] = (await client.call('GET', '/api/transactions?limit=5')).json().payments ?? [];
+    expect(payment).toMatchObject({ status: 'paid', credits: 100 });
+    expect(payment.receipt_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/receipts\/ch_/);
+    // Kept, so the next listing does not ask Stripe again.
+    expect((await paymentOf(sessionId)).receiptUrl).toBe(payment.receipt_url);
+  });
+
   it('answers 400 to a bad signature and changes nothing', async () => {
     const client = await signedInClient(env, 'badsig');
     const { session_id } = await buy(client);
