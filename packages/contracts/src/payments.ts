@@ -3,7 +3,9 @@ import { defineContract } from './contract.ts';
 
 export const CREDIT_HISTORY_PAGE_MAX = 100;
 
-export const PaymentStatus = z.enum(['pending', 'paid', 'failed', 'refunded']).meta({ id: 'PaymentStatus' });
+export const PaymentStatus = z
+  .enum(['pending', 'paid', 'failed', 'cancelled', 'refunded'])
+  .meta({ id: 'PaymentStatus' });
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
 export const CreditPackageView = z

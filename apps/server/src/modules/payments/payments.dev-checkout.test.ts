@@ -91,9 +91,17 @@ describe(`development checkout, packages, history and reviews on ${testDb}`, () 
     const cancelled = await devPurchase(client);
     const cancel = await client.call('POST', `/api/dev/checkout/${cancelled.session_id}/cancel`);
     expect(cancel.json()).toEqual({
-      status: 'pending',
+      status: 'cancelled',
       redirect_url: 'http://web.test/credits?checkout=cancelled',
     });
+    expect(await balance(client)).toBe(550);
+    // A cancelled checkout shows as cancelled, not pending for ever, and can no longer be paid.
+    const listed = (await client.call('GET', '/api/transactions?limit=10')).json().payments as Array<{
+      status: string;
+    }>;
+    expect(listed.map((p) => p.status)).toContain('cancelled');
+    expect(listed.map((p) => p.status)).not.toContain('pending');
+    await client.call('POST', `/api/dev/checkout/${cancelled.session_id}/complete`);
     expect(await balance(client)).toBe(550);
   });
 

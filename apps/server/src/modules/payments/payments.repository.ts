@@ -64,10 +64,14 @@ export async function markPaidIfPending(
   return row;
 }
 
-export async function markFailedIfPending(db: DbOrTx, id: string): Promise<boolean> {
+export async function markEndedIfPending(
+  db: DbOrTx,
+  id: string,
+  status: 'failed' | 'cancelled',
+): Promise<boolean> {
   const rows = await db
     .update(payments)
-    .set({ status: 'failed', updatedAt: sql`now()` })
+    .set({ status, updatedAt: sql`now()` })
     .where(and(eq(payments.id, id), eq(payments.status, 'pending')))
     .returning({ id: payments.id });
   return rows.length > 0;

@@ -234,7 +234,13 @@ export class PaymentsService {
       }
       case 'checkout.session.async_payment_failed': {
         const payment = await repo.findBySession(tx, event.data.object.id);
-        if (payment) await repo.markFailedIfPending(tx, payment.id);
+        if (payment) await repo.markEndedIfPending(tx, payment.id, 'failed');
+        return;
+      }
+      case 'checkout.session.expired': {
+        // Abandoned at Checkout: nothing was paid, so it leaves "pending" for good.
+        const payment = await repo.findBySession(tx, event.data.object.id);
+        if (payment) await repo.markEndedIfPending(tx, payment.id, 'cancelled');
         return;
       }
       case 'charge.refunded':
@@ -344,6 +350,7 @@ export class PaymentsService {
     sessionId: string,
   ): Promise<{ status: PaymentRow['status']; redirectUrl: string }> {
     const payment = await this.devPayment(userId, sessionId);
-    return { status: payment.status, redirectUrl: payment.cancelUrl };
+    const cancelled = await repo.markEndedIfPending(this.deps.db, payment.id, 'cancelled');
+    return { status: cancelled ? 'cancelled' : payment.status, redirectUrl: payment.cancelUrl };
   }
 }

@@ -260,6 +260,15 @@ describe(`payments through the Stripe SDK and a fake Stripe on ${testDb}`, () =>
     expect(await balance(client)).toBe(100);
   });
 
+  it('marks a checkout that expired unpaid as cancelled, crediting nothing', async () => {
+    const client = await signedInClient(env, 'expired');
+    const { session_id } = await buy(client);
+    const expired = { ...stripe.pay(session_id, 'unpaid'), status: 'expired' };
+    expect(await stripe.deliver(webhookUrl, stripe.event('checkout.session.expired', expired))).toBe(200);
+    expect((await paymentOf(session_id)).status).toBe('cancelled');
+    expect(await balance(client)).toBe(0);
+  });
+
   it('acknowledges unknown events and never credits a session whose amount does not match', async () => {
     expect(
       await stripe.deliver(webhookUrl, stripe.event('customer.created', { id: 'cus_x', object: 'customer' })),
