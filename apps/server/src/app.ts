@@ -70,7 +70,6 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   const { generation, ledger, models, webhooks } = container.services;
   generationRoutes(app, {
     generation: generation.generation,
-    ledger,
     bus: generation.bus,
     models: () => models.list().map(toModelInfo),
   });

@@ -6,11 +6,14 @@ import { route } from '../../http/route.ts';
 import { toPackageView } from '../payments/payments.mapper.ts';
 import type { CreditLedger } from './credit-ledger.service.ts';
 
-/** Credit packages (public) and the user's ledger history. The balance route lives with generation. */
+/** The balance the header polls, credit packages (public) and the user's ledger history. */
 export function creditsRoutes(
   app: FastifyInstance,
   deps: { ledger: CreditLedger; packages: () => readonly CreditPackage[] },
 ): void {
+  route(app, contracts.creditBalance, async ({ user }) => ({ balance: await deps.ledger.balance(user.id) }), {
+    preHandler: app.requireUser,
+  });
   route(app, contracts.creditPackages, async () => ({ packages: deps.packages().map(toPackageView) }));
 
   route(

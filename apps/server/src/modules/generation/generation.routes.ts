@@ -1,19 +1,17 @@
 import { contracts, type ModelInfo } from '@lumina/contracts';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.ts';
-import type { CreditLedger } from '../credits/credit-ledger.service.ts';
 import type { GenerationService } from './generation.service.ts';
 import type { ProgressBus } from './progress.bus.ts';
 import { progressStreams } from './progress.stream.ts';
 
 export interface GenerationRouteDeps {
   generation: GenerationService;
-  ledger: CreditLedger;
   bus: ProgressBus;
   models: () => ModelInfo[];
 }
 
-/** Prompt → job, live progress, cancel, the model list and the balance the header shows. */
+/** Prompt → job, live progress, cancel, and the model list. */
 export function generationRoutes(app: FastifyInstance, deps: GenerationRouteDeps): void {
   const auth = { preHandler: app.requireUser };
   const { generation } = deps;
@@ -49,10 +47,4 @@ export function generationRoutes(app: FastifyInstance, deps: GenerationRouteDeps
   );
   route(app, contracts.cancelJob, async ({ user, params }) => generation.cancel(user.id, params.id), auth);
   route(app, contracts.models, async () => ({ models: deps.models() }));
-  route(
-    app,
-    contracts.creditBalance,
-    async ({ user }) => ({ balance: await deps.ledger.balance(user.id) }),
-    auth,
-  );
 }
