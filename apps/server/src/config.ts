@@ -131,6 +131,18 @@ export const EnvSchema = z
     WEBHOOK_BASE_URL: z.url().optional(),
     ADMIN_EMAILS: csv.default([]),
     WELCOME_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(50),
+    // Uploads and image tools (modules/uploads, modules/tools).
+    /** Largest accepted upload, in bytes (each file of a multipart form). */
+    UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(20 * 1024 * 1024),
+    /** Largest accepted image in pixels (width × height): decompression bombs stop here, before decoding. */
+    UPLOAD_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(64_000_000),
+    /**
+     * Whether edit_image may fetch an image_url on a private or loopback address. Off in production so
+     * the server cannot be used to reach internal services; tests and local setups turn it on.
+     */
+    IMAGE_URL_ALLOW_PRIVATE: bool.default(false),
+    /** An ffmpeg binary to use instead of the one installed from npm (@ffmpeg-installer/ffmpeg). */
+    FFMPEG_PATH: z.string().min(1).optional(),
     // Model catalogue override (adapters/providers/catalogue.ts): inline JSON or a JSON file path.
     MODELS_JSON: z.string().min(2).optional(),
     MODELS_FILE: z.string().min(1).optional(),
@@ -295,6 +307,14 @@ export interface Config {
     /** Credits every new user gets once, at first sign-in. */
     welcomeCredits: number;
   };
+  uploads: {
+    maxBytes: number;
+    maxPixels: number;
+    /** Whether a fetched image_url may resolve to a private or loopback address. */
+    allowPrivateUrls: boolean;
+  };
+  /** The ffmpeg binary for video work (animate, posters). */
+  ffmpegPath?: string;
 }
 
 export interface CreditPackage {
@@ -692,6 +712,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       adminEmails: env.ADMIN_EMAILS.map((e) => e.toLowerCase()),
       welcomeCredits: env.WELCOME_CREDITS,
     },
+    uploads: {
+      maxBytes: env.UPLOAD_MAX_BYTES,
+      maxPixels: env.UPLOAD_MAX_PIXELS,
+      allowPrivateUrls: env.IMAGE_URL_ALLOW_PRIVATE,
+    },
+    ffmpegPath: env.FFMPEG_PATH,
     ...overrides,
   };
   return Object.freeze(config);

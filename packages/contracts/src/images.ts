@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
+import { ToolRecipe } from './tool-recipe.ts';
 
 export const EXAMPLE_CATEGORY_MAX = 40;
 export const PAGE_SIZE_MAX = 100;
@@ -20,7 +21,8 @@ export const ImageView = z
     lora_scale: z.number().nullable(),
     prompt_strength: z.number().nullable(),
     duration_ms: z.int().nullable(),
-    kind: z.string(),
+    kind: z.string().describe('generate, upload, or the tool that made it (edit, copy_style, …)'),
+    recipe: ToolRecipe.nullable().describe('For tool outputs: the source images and settings'),
     is_saved: z.boolean(),
     is_favorite: z.boolean(),
     is_example: z.boolean(),
@@ -70,6 +72,12 @@ export const listImagesContract = defineContract({
     category: Category.optional(),
     model: z.string().max(100).optional(),
     job_id: z.uuid('Not a job id').optional().describe("Only this job's results"),
+    kind: z
+      .enum(['generate', 'edit', 'copy_style', 'product_holding', 'upscale', 'upload'], {
+        error: 'kind must be generate, edit, copy_style, product_holding, upscale or upload',
+      })
+      .optional()
+      .describe('Only images of this kind. Without it, uploads are left out'),
     ...pageQuery,
   }),
   response: ImagePage,

@@ -5,6 +5,8 @@ export * from './files.ts';
 export * from './models.ts';
 export * from './generation.ts';
 export * from './images.ts';
+export * from './tool-recipe.ts';
+export * from './tools.ts';
 export * from './credits.ts';
 export * from './payments.ts';
 export * from './reviews.ts';

@@ -41,6 +41,19 @@ import {
   unpublishExampleContract,
 } from './images.ts';
 import { modelsContract } from './models.ts';
+import {
+  animateContract,
+  convertPreviewContract,
+  copyStyleContract,
+  deleteVideoContract,
+  editImageContract,
+  editImageFileContract,
+  productHoldingContract,
+  toolsContract,
+  uploadImageContract,
+  upscaleContract,
+  videosContract,
+} from './tools.ts';
 import { falWebhookContract, replicateWebhookContract } from './webhooks.ts';
 
 /**
@@ -91,6 +104,17 @@ export const contracts = {
   listExamples: listExamplesContract,
   exampleCategories: exampleCategoriesContract,
   counter: counterContract,
+  tools: toolsContract,
+  editImage: editImageContract,
+  editImageFile: editImageFileContract,
+  copyStyle: copyStyleContract,
+  productHolding: productHoldingContract,
+  upscale: upscaleContract,
+  animate: animateContract,
+  videos: videosContract,
+  deleteVideo: deleteVideoContract,
+  uploadImage: uploadImageContract,
+  convertPreview: convertPreviewContract,
   falWebhook: falWebhookContract,
   replicateWebhook: replicateWebhookContract,
 } satisfies Record<string, Contract>;

@@ -106,6 +106,7 @@ export function fakeImage(overrides: Partial<ImageView> = {}): ImageView {
     prompt_strength: null,
     duration_ms: 120,
     kind: 'generate',
+    recipe: null,
     is_saved: false,
     is_favorite: false,
     is_example: false,

@@ -4,6 +4,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   real,
@@ -39,6 +40,8 @@ export const images = pgTable(
     loraScale: real('lora_scale'),
     promptStrength: real('prompt_strength'),
     durationMs: integer('duration_ms'),
+    /** For tool outputs: the source image ids and settings (contracts' ToolRecipe). */
+    recipe: jsonb('recipe').$type<Record<string, unknown>>(),
     isSaved: boolean('is_saved').notNull().default(false),
     isExample: boolean('is_example').notNull().default(false),
     category: text('category'),

@@ -15,3 +15,4 @@ export * from './auth-totp-devices.ts';
 export * from './payments.ts';
 export * from './stripe-events.ts';
 export * from './reviews.ts';
+export * from './videos.ts';

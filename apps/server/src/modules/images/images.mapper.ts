@@ -1,4 +1,4 @@
-import type { ImageView } from '@lumina/contracts';
+import { ToolRecipe, type ImageView } from '@lumina/contracts';
 import type { Storage } from '../../adapters/storage/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Cursor, ImageWithFavorite } from './images.repository.ts';
@@ -31,6 +31,8 @@ export async function toImageView(
     prompt_strength: row.promptStrength,
     duration_ms: row.durationMs,
     kind: row.kind,
+    // Parsed so a recipe written by an older version can never break the listing: unreadable → null.
+    recipe: row.recipe ? (ToolRecipe.safeParse(row.recipe).data ?? null) : null,
     is_saved: row.isSaved,
     is_favorite: row.isFavorite,
     is_example: row.isExample,
