@@ -12,6 +12,9 @@ import { imagesRoutes } from './modules/images/images.routes.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
+import { toolsRoutes } from './modules/tools/tools.routes.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { registerMultipart } from './plugins/multipart.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { registerAuth } from './modules/auth/auth.routes.ts';
 import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
@@ -62,6 +65,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     });
   }
   await registerOpenApi(app, config.publicUrl);
+  await registerMultipart(app, { maxBytes: config.uploads.maxBytes });
   // Sign-in layer first: it decorates `app.requireUser`, which product routes use.
   await registerAuth(app, container.services.auth, container.database.db);
 
@@ -79,6 +83,15 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     queue: container.queue,
     fal: webhooks.fal,
     replicate: webhooks.replicate,
+  });
+
+  const { tools } = container.services;
+  toolsRoutes(app, { tools: tools.service, videos: tools.videos, uploads: config.uploads });
+  uploadsRoutes(app, {
+    uploads: tools.uploads,
+    storage: container.storage,
+    maxBytes: config.uploads.maxBytes,
+    maxPixels: config.uploads.maxPixels,
   });
 
   creditsRoutes(app, { ledger, packages: () => container.services.payments.packages() });

@@ -15,7 +15,16 @@ import {
   createReplicateWebhookVerifier,
   type ReplicateWebhookVerifier,
 } from './adapters/providers/replicate/replicate.webhook.ts';
+import { defaultFfmpegPath } from './adapters/media/video.ts';
+import { LocalImageTools } from './adapters/providers/local/tools/local.image-tools.ts';
+import { createFalImageTools } from './adapters/providers/fal/fal.image-tools.ts';
+import { createReplicateImageTools } from './adapters/providers/replicate/replicate.image-tools.ts';
+import { BUILT_IN_TOOL_MODELS, ToolRegistry, type ToolAdapters } from './adapters/providers/tools-catalogue.ts';
 import { CreditLedger } from './modules/credits/credit-ledger.service.ts';
+import { ToolJobs } from './modules/tools/tool-jobs.ts';
+import { ToolsService } from './modules/tools/tools.service.ts';
+import { VideosService } from './modules/tools/videos.service.ts';
+import { UploadsService } from './modules/uploads/uploads.service.ts';
 import { createGenerationModule, type GenerationModule } from './modules/generation/generation.module.ts';
 import { devSecret } from './secrets.ts';
 import { DevelopmentGateway, StripeGateway } from './modules/payments/payments.gateway.ts';
@@ -39,6 +48,13 @@ export interface Container {
     models: ProviderRegistry;
     /** Generation jobs, progress and the gallery. */
     generation: GenerationModule;
+    /** Image tools (edit, copy style, product holding, upscale, animate), uploads and videos. */
+    tools: {
+      registry: ToolRegistry;
+      service: ToolsService<{ id: string }>;
+      videos: VideosService;
+      uploads: UploadsService;
+    };
     webhooks: { fal: FalWebhookVerifier; replicate?: ReplicateWebhookVerifier };
     /** Credit purchases (Stripe, or the development checkout without STRIPE_SECRET_KEY). */
     payments: PaymentsService;
@@ -51,7 +67,7 @@ export async function createContainer(
   config: Config,
   log: Logger,
   /** Constructor injection for benchmarks and tests: adapters used instead of the configured ones. */
-  inject: { adapters?: Partial<ProviderAdapters> } = {},
+  inject: { adapters?: Partial<ProviderAdapters>; toolAdapters?: Partial<ToolAdapters> } = {},
 ): Promise<Container> {
   const database = await openDatabase({
     url: config.database.url,
@@ -85,13 +101,44 @@ export async function createContainer(
   });
   const ledger = new CreditLedger(database.db);
   const auth = createAuthModule(database.db, config, log);
+  const localTextToImage = new LocalTextToImage();
   const models = new ProviderRegistry(config.models, {
-    local: new LocalTextToImage(),
+    local: localTextToImage,
     fal: createFalTextToImage(config, { pollIntervalMs: config.providers.pollIntervalMs }),
     replicate: createReplicateTextToImage(config, { pollIntervalMs: config.providers.pollIntervalMs }),
     ...inject.adapters,
   });
-  const generation = createGenerationModule({ db: database.db, config, ledger, queue, storage, models });
+  const ffmpegPath = defaultFfmpegPath(config.ffmpegPath);
+  const toolRegistry = new ToolRegistry(BUILT_IN_TOOL_MODELS, {
+    local: new LocalImageTools({ ffmpegPath, textToImage: localTextToImage }),
+    fal: createFalImageTools(config, { pollIntervalMs: config.providers.pollIntervalMs }),
+    replicate: createReplicateImageTools(config, { pollIntervalMs: config.providers.pollIntervalMs }),
+    ...inject.toolAdapters,
+  });
+  const generation = createGenerationModule({
+    db: database.db,
+    config,
+    ledger,
+    queue,
+    storage,
+    models,
+    tools: new ToolJobs({ db: database.db, storage, registry: toolRegistry, ffmpegPath }),
+    toolAdapters: (provider) => toolRegistry.adapter(provider as 'local'),
+  });
+  const uploads = new UploadsService({ db: database.db, storage, maxPixels: config.uploads.maxPixels });
+  const tools = {
+    registry: toolRegistry,
+    uploads,
+    service: new ToolsService({
+      db: database.db,
+      ledger,
+      queue,
+      bus: generation.bus,
+      registry: toolRegistry,
+      uploads,
+    }),
+    videos: new VideosService(database.db, storage, generation.bus),
+  };
   // Welcome credits: granted at most once per person (the idempotency key), so running this on every
   // sign-in also heals a first sign-in whose grant failed.
   if (config.generation.welcomeCredits > 0) {
@@ -128,6 +175,7 @@ export async function createContainer(
     auth,
     models,
     generation,
+    tools,
     webhooks: { fal: createFalWebhookVerifier(config), replicate: createReplicateWebhookVerifier(config) },
   };
 

@@ -86,6 +86,8 @@ export async function startTestEnv(
      * WEBHOOK_BASE_URL (unless given in `env`) point at it: fake vendors can deliver webhooks to it.
      */
     listen?: boolean;
+    /** Provider adapters used instead of the configured ones (a failing vendor, say). */
+    inject?: Parameters<typeof createContainer>[2];
   } = {},
 ): Promise<TestEnv> {
   const dataDir = options.dataDir ?? tempDir();
@@ -114,7 +116,7 @@ export async function startTestEnv(
     },
   });
   const log = createLogger(effective.logLevel);
-  const container = await createContainer(effective, log);
+  const container = await createContainer(effective, log, options.inject);
   if (options.workers !== false) {
     await startWorkers(container.queue, createJobHandlers(container), { concurrency: 1, log });
   }

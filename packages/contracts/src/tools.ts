@@ -13,7 +13,6 @@ import { Tool } from './tool-recipe.ts';
  * the server validates after reading the form and the web client uses to build the FormData.
  */
 
-
 /** Aspect ratios product holding offers (spec: "a fixed list"). */
 export const PRODUCT_ASPECT_RATIOS = ['1:1', '3:4', '4:3', '9:16', '16:9'] as const;
 export const UPSCALE_FACTORS = [2, 4] as const;
@@ -43,8 +42,17 @@ const formNumber = (schema: z.ZodNumber) =>
   z.preprocess((v) => (v === '' || v === null || v === undefined ? undefined : Number(v)), schema.optional());
 
 const Seed = z.int('seed must be a whole number').min(0).max(SEED_MAX, `seed must be 0–${SEED_MAX}`);
-const Strength = z.number('strength must be a number').min(0.05, 'strength must be at least 0.05').max(1, 'strength must be at most 1');
-const ModelId = z.string().trim().min(1).max(100).optional().describe('A tool model id from GET /api/tools; omitted = the default');
+const Strength = z
+  .number('strength must be a number')
+  .min(0.05, 'strength must be at least 0.05')
+  .max(1, 'strength must be at most 1');
+const ModelId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe('A tool model id from GET /api/tools; omitted = the default');
 const ImageId = z.uuid('Not an image id');
 
 // ---- edit ------------------------------------------------------------------------------------------
@@ -141,9 +149,7 @@ export const productHoldingContract = defineContract({
 export const UpscaleRequest = z
   .object({
     image_id: ImageId,
-    factor: z
-      .union([z.literal(2), z.literal(4)], { error: 'factor must be 2 or 4' })
-      .default(2),
+    factor: z.union([z.literal(2), z.literal(4)], { error: 'factor must be 2 or 4' }).default(2),
     model: ModelId,
   })
   .meta({ id: 'UpscaleRequest' });
@@ -295,5 +301,3 @@ export const toolsContract = defineContract({
     })
     .meta({ id: 'ToolList' }),
 });
-
-

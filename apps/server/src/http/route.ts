@@ -41,7 +41,8 @@ export function route<C extends Contract>(
   app.withTypeProvider<ZodTypeProvider>().route({
     method: contract.method,
     url: toFastifyPath(contract.path),
-    preHandler: options.preHandler,
+    // Before validation: an anonymous caller learns nothing about a route's input (401, not 400).
+    preValidation: options.preHandler,
     config: { contract },
     schema: {
       summary: contract.summary,

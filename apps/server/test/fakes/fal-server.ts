@@ -1,14 +1,41 @@
 import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 import { fakePng, loopbackFetch } from './png.ts';
 
 /**
- * A local stand-in for fal.ai's queue API (queue.fal.run), its CDN and its webhook JWKS, speaking the
- * wire protocol `@fal-ai/client` 1.x uses (shared/reference/providers/fal.md). Point the official
- * client at it with `requestMiddleware` rewriting `https://queue.fal.run` to `url` (the adapter's
- * `baseUrl` option does exactly that). Each submitted request follows a scripted scenario.
+ * A local stand-in for fal.ai's queue API (queue.fal.run), its storage (rest.fal.ai upload initiate +
+ * the signed PUT), its CDN and its webhook JWKS, speaking the wire protocol `@fal-ai/client` 1.x uses
+ * (shared/reference/providers/fal.md). Point the official client at it with `requestMiddleware`
+ * rewriting `https://queue.fal.run` and `https://rest.fal.ai` to `url` (the adapter's `baseUrl` option
+ * does exactly that). Each submitted request follows a scripted scenario.
+ *
+ * Outputs take the shape of the endpoint's real output: `{image}` for `fal-ai/esrgan` (the input's size
+ * times `scale`), `{video}` (a real H.264 MP4) for image-to-video endpoints, `{images, seed,
+ * has_nsfw_concepts}` otherwise, sized by `image_size`, else like the uploaded `image_url`, else 64×64.
  */
+
+/**
+ * A real 1-second 320×240 H.264 MP4 served as every video output, made once with
+ * `ffmpeg -f lavfi -i testsrc=size=320x240:rate=10 -t 1 -c:v libx264 -pix_fmt yuv420p -movflags +faststart`.
+ */
+export const FAKE_MP4_PATH = new URL('../fixtures/video/testsrc-320x240-1s.mp4', import.meta.url);
+let mp4: Buffer | undefined;
+export function fakeMp4(): Buffer {
+  mp4 ??= readFileSync(FAKE_MP4_PATH);
+  return mp4;
+}
+
+/** Inputs each modelled endpoint requires (fal answers 422 `value_error.missing` without them). */
+const REQUIRED_INPUTS: Record<string, string[]> = {
+  'fal-ai/flux/dev/image-to-image': ['image_url', 'prompt'],
+  'fal-ai/flux-1/dev/redux': ['image_url'],
+  'fal-ai/flux-kontext/dev': ['image_url', 'prompt'],
+  'fal-ai/esrgan': ['image_url'],
+  'fal-ai/kling-video/v2.1/standard/image-to-video': ['image_url', 'prompt'],
+};
 
 export interface FalScenario {
   /** Status polls answered IN_QUEUE before the request starts; queue_position counts down to 0. Default 1. */
@@ -40,6 +67,23 @@ export interface FalFakeRequest {
   cancelled: boolean;
 }
 
+/** A file uploaded through fal storage (initiate, then PUT of the bytes). */
+export interface FalUpload {
+  id: string;
+  /** `file_name` and `content_type` the client sent to initiate. */
+  fileName: string;
+  contentType: string;
+  /** The PUT's Content-Type header. */
+  putContentType?: string;
+  /** Undefined until the PUT arrived. */
+  bytes?: Buffer;
+  /** Decoded size, when the bytes are an image. */
+  width?: number;
+  height?: number;
+  /** The `file_url` handed back: what the model input should carry. */
+  url: string;
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -64,8 +108,14 @@ export interface FalFake {
   received: RecordedRequest[];
   /** Submitted requests by request id. */
   requests: Map<string, FalFakeRequest>;
+  /** Storage uploads, in order. */
+  uploads: FalUpload[];
+  /** The upload a `file_url` points at. */
+  upload(fileUrl: unknown): FalUpload | undefined;
   /** The PNG bytes served for a request's n-th output image. */
   imageBytes(requestId: string, index?: number): Promise<Buffer>;
+  /** The MP4 bytes served for a video output. */
+  videoBytes(): Buffer;
   /** The webhook fal would POST for a finished request: raw body and signature headers. */
   signWebhook(
     requestId: string,
@@ -91,6 +141,7 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
   const received: RecordedRequest[] = [];
   const pending: FalScenario[] = [];
   const urlsSeen: string[] = [];
+  const uploads: FalUpload[] = [];
 
   const fake: FalFake = {
     url: '',
@@ -104,10 +155,13 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     defaultScenario: {},
     received,
     requests,
+    uploads,
+    upload: (fileUrl) => uploads.find((u) => u.url === fileUrl),
+    videoBytes: fakeMp4,
     imageBytes: (requestId, index = 0) => {
       const req = requests.get(requestId);
       if (!req) throw new Error(`no request ${requestId}`);
-      const { width, height } = outputSize(req.input);
+      const { width, height } = outputSize(req);
       return fakePng(width, height, index);
     },
     signWebhook: async (requestId, opts = {}) => {
@@ -151,12 +205,23 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     return { ...base, status: 'ERROR', error: `Invalid status code: ${result.status}`, payload: result.body };
   }
 
-  function outputSize(input: Record<string, unknown>): { width: number; height: number } {
+  function outputSize(req: FalFakeRequest): { width: number; height: number } {
+    const { input } = req;
     const size = input.image_size as { width?: number; height?: number } | undefined;
-    return {
-      width: typeof size?.width === 'number' ? size.width : DEFAULT_SIZE,
-      height: typeof size?.height === 'number' ? size.height : DEFAULT_SIZE,
-    };
+    if (typeof size?.width === 'number' && typeof size.height === 'number') {
+      return { width: size.width, height: size.height };
+    }
+    const source = fake.upload(input.image_url);
+    if (source?.width && source.height) {
+      const scale = req.endpoint === 'fal-ai/esrgan' ? Number(input.scale ?? 2) : 1;
+      return { width: source.width * scale, height: source.height * scale };
+    }
+    return { width: DEFAULT_SIZE, height: DEFAULT_SIZE };
+  }
+
+  function outputKind(endpoint: string): 'images' | 'image' | 'video' {
+    if (endpoint === 'fal-ai/esrgan') return 'image';
+    return /image-to-video$/.test(endpoint) ? 'video' : 'images';
   }
 
   function queueUrls(req: FalFakeRequest) {
@@ -225,7 +290,35 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
           },
         };
       default: {
-        const { width, height } = outputSize(req.input);
+        const kind = outputKind(req.endpoint);
+        if (kind === 'video') {
+          const video = fakeMp4();
+          return {
+            status: 200,
+            body: {
+              video: {
+                url: `${fake.url}/files/${req.requestId}/output.mp4`,
+                content_type: 'video/mp4',
+                file_name: 'output.mp4',
+                file_size: video.length,
+              },
+            },
+          };
+        }
+        const { width, height } = outputSize(req);
+        if (kind === 'image') {
+          return {
+            status: 200,
+            body: {
+              image: {
+                url: `${fake.url}/files/${req.requestId}/0.png`,
+                width,
+                height,
+                content_type: 'image/png',
+              },
+            },
+          };
+        }
         const count = typeof req.input.num_images === 'number' ? req.input.num_images : 1;
         const nsfw = req.scenario.outcome === 'nsfw';
         return {
@@ -257,7 +350,8 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
+    const raw = Buffer.concat(chunks);
+    const body = raw.toString('utf8');
     const url = new URL(req.url ?? '/', fake.url);
     const method = req.method ?? 'GET';
     received.push({ method, path: url.pathname, query: url.searchParams, headers: req.headers, body });
@@ -271,12 +365,57 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     if (method === 'GET' && parts[0] === 'files' && parts.length === 3) {
       const request = requests.get(parts[1]!);
       if (!request) return json(res, 404, { detail: 'Not found' });
+      if (parts[2] === 'output.mp4') {
+        const video = fakeMp4();
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': video.length });
+        return res.end(video);
+      }
       const png = await fake.imageBytes(request.requestId, Number.parseInt(parts[2]!, 10));
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
       return res.end(png);
     }
 
+    // Storage: the signed upload URL (no Authorization, like a GCS signed URL) and the stored file.
+    if (method === 'PUT' && parts[0] === 'upload' && parts.length === 2) {
+      const upload = uploads.find((u) => u.id === parts[1]);
+      if (!upload || url.searchParams.get('signature') !== upload.id) {
+        return json(res, 403, { detail: 'Invalid upload signature' });
+      }
+      upload.bytes = raw;
+      upload.putContentType = req.headers['content-type'];
+      const meta = await sharp(raw)
+        .metadata()
+        .catch(() => undefined);
+      upload.width = meta?.width;
+      upload.height = meta?.height;
+      res.writeHead(200);
+      return res.end();
+    }
+    if (method === 'GET' && parts[0] === 'files' && parts.length === 2) {
+      const upload = uploads.find((u) => u.id === parts[1]);
+      if (!upload?.bytes) return json(res, 404, { detail: 'Not found' });
+      res.writeHead(200, { 'content-type': upload.contentType, 'content-length': upload.bytes.length });
+      return res.end(upload.bytes);
+    }
+
     if (req.headers.authorization !== `Key ${key}`) return json(res, 401, { detail: 'Unauthorized' });
+
+    // POST /storage/upload/initiate?storage_type=fal-cdn-v3 (rest.fal.ai)
+    if (method === 'POST' && url.pathname === '/storage/upload/initiate') {
+      const { content_type: contentType, file_name: fileName } = JSON.parse(body || '{}') as {
+        content_type?: string;
+        file_name?: string;
+      };
+      if (!contentType || !fileName) {
+        return json(res, 422, {
+          detail: [{ loc: ['body', 'content_type'], msg: 'field required', type: 'value_error.missing' }],
+        });
+      }
+      const id = randomUUID();
+      const upload: FalUpload = { id, fileName, contentType, url: `${fake.url}/files/${id}` };
+      uploads.push(upload);
+      return json(res, 200, { upload_url: `${fake.url}/upload/${id}?signature=${id}`, file_url: upload.url });
+    }
 
     // GET|PUT /{owner}/{app}/requests/{id}[/status|/cancel]: status, result, cancel (keyed by id only).
     if (parts.length >= 4 && parts[2] === 'requests') {
@@ -332,10 +471,14 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
           detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }],
         });
       }
+      const endpoint = parts.join('/');
+      const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};
+      const invalid = validationErrors(endpoint, input);
+      if (invalid.length > 0) return json(res, 422, { detail: invalid });
       const request: FalFakeRequest = {
         requestId: randomUUID(),
-        endpoint: parts.join('/'),
-        input: body ? (JSON.parse(body) as Record<string, unknown>) : {},
+        endpoint,
+        input,
         webhookUrl: url.searchParams.get('fal_webhook') ?? undefined,
         scenario,
         statusPolls: 0,
@@ -359,6 +502,25 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
   fake.url = `http://127.0.0.1:${port}`;
   fake.jwksUrl = `${fake.url}/.well-known/jwks.json`;
   return fake;
+}
+
+/** Pydantic-style field errors for the modelled endpoints: missing inputs, Kling's string durations. */
+function validationErrors(endpoint: string, input: Record<string, unknown>) {
+  const errors = (REQUIRED_INPUTS[endpoint] ?? [])
+    .filter((field) => typeof input[field] !== 'string' || input[field] === '')
+    .map((field) => ({ loc: ['body', field], msg: 'field required', type: 'value_error.missing' }));
+  if (
+    /kling-video/.test(endpoint) &&
+    input.duration !== undefined &&
+    !['5', '10'].includes(input.duration as string)
+  ) {
+    errors.push({
+      loc: ['body', 'duration'],
+      msg: "unexpected value; permitted: '5', '10'",
+      type: 'value_error.const',
+    });
+  }
+  return errors;
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

@@ -1,13 +1,35 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { fakeMp4 } from './fal-server.ts';
 import { fakePng, loopbackFetch } from './png.ts';
 
 /**
- * A local stand-in for Replicate's HTTP API (api.replicate.com/v1), its file delivery host and its
- * webhooks, speaking what the official `replicate` 1.x client sends (shared/reference/providers/replicate.md).
- * Point the client at it with `baseUrl: fake.url + '/v1'`. Each prediction follows a scripted scenario.
+ * A local stand-in for Replicate's HTTP API (api.replicate.com/v1: predictions and the Files API), its
+ * file delivery host and its webhooks, speaking what the official `replicate` 1.x client sends
+ * (shared/reference/providers/replicate.md). Point the client at it with `baseUrl: fake.url + '/v1'`.
+ * Each prediction follows a scripted scenario.
+ *
+ * Outputs take the shape of the model's real output: one URL string for the upscaler, the multi-image
+ * Kontext app and Kling (a real H.264 MP4), an array of URLs otherwise. Images are sized like the
+ * uploaded input (times `scale` for the upscaler), else by `aspect_ratio`.
  */
+
+/** Inputs each modelled model requires; any other model requires `prompt` (a 422 names what is missing). */
+const REQUIRED_INPUTS: Record<string, string[]> = {
+  'black-forest-labs/flux-redux-dev': ['redux_image'],
+  'flux-kontext-apps/multi-image-kontext-pro': ['prompt', 'input_image_1', 'input_image_2'],
+  'nightmareai/real-esrgan': ['image'],
+  'kwaivgi/kling-v2.1': ['prompt', 'start_image'],
+};
+
+const SINGLE_OUTPUT = new Set([
+  'nightmareai/real-esrgan',
+  'flux-kontext-apps/multi-image-kontext-pro',
+  'kwaivgi/kling-v2.1',
+]);
+const VIDEO_MODELS = new Set(['kwaivgi/kling-v2.1']);
 
 export interface ReplicateScenario {
   /** GET polls answering `starting` (queued / booting). Default 1. */
@@ -23,6 +45,23 @@ export interface ReplicateScenario {
   /** The first N creates / GETs of this prediction answer 500 before behaving normally. */
   createErrors?: number;
   getErrors?: number;
+  /** Override the model's output shape: a URL, an array of URLs, or an object holding the URL(s). */
+  output?: 'string' | 'array' | 'object';
+}
+
+/** A file uploaded through POST /v1/files. */
+export interface ReplicateUpload {
+  id: string;
+  /** The multipart `content` part: its file name, Content-Type and bytes. */
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
+  metadata: unknown;
+  /** Decoded size, when the bytes are an image. */
+  width?: number;
+  height?: number;
+  /** `urls.get`: what the prediction input should carry. */
+  url: string;
 }
 
 export interface ReplicateFakePrediction {
@@ -59,6 +98,17 @@ export interface ReplicateFake {
   reset(): void;
   received: RecordedRequest[];
   predictions: Map<string, ReplicateFakePrediction>;
+  /**
+   * Which model a version id belongs to, for predictions created by version (`owner/name:version` in
+   * the catalogue, as community models need); unknown versions run as `owner/model`.
+   */
+  versions: Map<string, string>;
+  /** Files uploaded through POST /v1/files, in order. */
+  uploads: ReplicateUpload[];
+  /** The upload a file URL points at. */
+  upload(fileUrl: unknown): ReplicateUpload | undefined;
+  /** The MP4 bytes served for a video output. */
+  videoBytes(): Buffer;
   /** The prediction JSON as GET would show it now (without counting a poll). */
   snapshot(id: string): Record<string, unknown>;
   imageBytes(id: string, index?: number): Promise<Buffer>;
@@ -89,6 +139,7 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
   const received: RecordedRequest[] = [];
   const pending: ReplicateScenario[] = [];
   const urlsSeen: string[] = [];
+  const uploads: ReplicateUpload[] = [];
   let counter = 0;
 
   const fake: ReplicateFake = {
@@ -103,9 +154,13 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
     },
     received,
     predictions,
+    versions: new Map(),
+    uploads,
+    upload: (fileUrl) => uploads.find((u) => u.url === fileUrl),
+    videoBytes: fakeMp4,
     snapshot: (id) => view(mustGet(id)),
     imageBytes: (id, index = 0) => {
-      const [w, h] = sizeOf(mustGet(id).input);
+      const [w, h] = sizeOf(mustGet(id));
       return fakePng(w, h, index);
     },
     signWebhook: (id, opts = {}) => {
@@ -143,8 +198,32 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
     return p;
   }
 
-  function sizeOf(input: Record<string, unknown>): [number, number] {
-    return SIZES[String(input.aspect_ratio)] ?? [64, 64];
+  function sizeOf(p: ReplicateFakePrediction): [number, number] {
+    const source = fake.upload(p.input.image);
+    if (source?.width && source.height) {
+      const scale = p.model === 'nightmareai/real-esrgan' ? Number(p.input.scale ?? 4) : 1;
+      return [source.width * scale, source.height * scale];
+    }
+    return SIZES[String(p.input.aspect_ratio)] ?? [64, 64];
+  }
+
+  function outputOf(p: ReplicateFakePrediction): unknown {
+    const base = `${fake.url}/delivery/${p.id}`;
+    if (VIDEO_MODELS.has(p.model)) return shape(p, [`${base}/out.mp4`], 'string');
+    const count = typeof p.input.num_outputs === 'number' ? p.input.num_outputs : 1;
+    const urls = Array.from({ length: count }, (_, i) => `${base}/out-${i}.png`);
+    return shape(p, urls, SINGLE_OUTPUT.has(p.model) ? 'string' : 'array');
+  }
+
+  function shape(p: ReplicateFakePrediction, urls: string[], natural: 'string' | 'array'): unknown {
+    switch (p.scenario.output ?? natural) {
+      case 'string':
+        return urls[0];
+      case 'object':
+        return { files: urls, note: 'an object output holding the files' };
+      default:
+        return urls;
+    }
   }
 
   function status(p: ReplicateFakePrediction): string {
@@ -162,13 +241,13 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
     const total = p.scenario.processingPolls ?? 2;
     const done = Math.min(Math.max(p.polls - starting, 0), total);
     const logs = [
-      `Using seed: ${String(p.input.seed ?? 0)}`,
+      // FLUX-style models print the seed they used; models without a seed input print none.
+      ...(typeof p.input.seed === 'number' ? [`Using seed: ${p.input.seed}`] : []),
       ...Array.from({ length: done }, (_, i) => {
         const pct = Math.round(((i + 1) / total) * 100);
         return `${String(pct).padStart(3)}%|${'█'.repeat(Math.round(pct / 10)).padEnd(10)}| ${i + 1}/${total} [00:0${i}<00:01, 2.00it/s]`;
       }),
     ].join('\n');
-    const count = typeof p.input.num_outputs === 'number' ? p.input.num_outputs : 1;
     const terminal = s === 'succeeded' || s === 'failed' || s === 'canceled';
     const api = `${fake.url}/v1/predictions/${p.id}`;
     return {
@@ -177,10 +256,7 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
       version: p.version,
       input: p.input,
       logs: s === 'starting' ? '' : logs,
-      output:
-        s === 'succeeded'
-          ? Array.from({ length: count }, (_, i) => `${fake.url}/delivery/${p.id}/out-${i}.png`)
-          : null,
+      output: s === 'succeeded' ? outputOf(p) : null,
       data_removed: false,
       error:
         s !== 'failed'
@@ -210,7 +286,8 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
+    const raw = Buffer.concat(chunks);
+    const body = raw.toString('utf8');
     const url = new URL(req.url ?? '/', fake.url);
     const method = req.method ?? 'GET';
     received.push({ method, path: url.pathname, headers: req.headers, body });
@@ -219,6 +296,11 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
     // replicate.delivery stand-in: public, no auth.
     if (method === 'GET' && parts[0] === 'delivery' && parts.length === 3) {
       const p = predictions.get(parts[1]!);
+      if (p && parts[2] === 'out.mp4') {
+        const video = fakeMp4();
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': video.length });
+        return res.end(video);
+      }
       const index = /^out-(\d+)\.png$/.exec(parts[2]!)?.[1];
       if (!p || index === undefined) return json(res, 404, { detail: 'Not found' });
       const png = await fake.imageBytes(p.id, Number(index));
@@ -237,6 +319,47 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
 
     if (method === 'GET' && route.join('/') === 'webhooks/default/secret')
       return json(res, 200, { key: webhookSecret });
+
+    // Files API: POST /v1/files (multipart: `content` + `metadata`), GET / DELETE /v1/files/{id}.
+    if (method === 'POST' && route.length === 1 && route[0] === 'files') {
+      const form = await new Response(raw, {
+        headers: { 'content-type': req.headers['content-type'] ?? '' },
+      })
+        .formData()
+        .catch(() => undefined);
+      const content = form?.get('content');
+      if (!(content instanceof Blob)) {
+        return json(res, 400, { title: 'Bad request', detail: 'content: a file is required', status: 400 });
+      }
+      const metadata = form?.get('metadata');
+      const bytes = Buffer.from(await content.arrayBuffer());
+      const meta = await sharp(bytes)
+        .metadata()
+        .catch(() => undefined);
+      const id = randomBytes(13).toString('hex');
+      const upload: ReplicateUpload = {
+        id,
+        filename: content instanceof File ? content.name : 'blob',
+        contentType: content.type || 'application/octet-stream',
+        bytes,
+        metadata: metadata instanceof Blob ? JSON.parse(await metadata.text()) : {},
+        width: meta?.width,
+        height: meta?.height,
+        url: `${fake.url}/v1/files/${id}`,
+      };
+      uploads.push(upload);
+      return json(res, 201, fileView(upload));
+    }
+    if (route[0] === 'files' && route.length === 2) {
+      const upload = uploads.find((u) => u.id === route[1]);
+      if (!upload) return json(res, 404, { title: 'Not found', detail: 'Not found', status: 404 });
+      if (method === 'GET') return json(res, 200, fileView(upload));
+      if (method === 'DELETE') {
+        uploads.splice(uploads.indexOf(upload), 1);
+        res.writeHead(204);
+        return res.end();
+      }
+    }
 
     // POST /v1/models/{owner}/{name}/predictions | POST /v1/predictions
     const byModel =
@@ -257,7 +380,19 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
           status: 500,
         });
       }
-      if (scenario.rejectAtCreate || typeof data.input?.prompt !== 'string') {
+      const model = byModel
+        ? `${route[1]}/${route[2]}`
+        : (fake.versions.get(String(data.version)) ?? 'owner/model');
+      const invalid = invalidInputs(model, data.input ?? {});
+      if (invalid.length > 0) {
+        return json(res, 422, {
+          title: 'Input validation failed',
+          detail: invalid.map((i) => `- ${i.field}: ${i.description}`).join('\n'),
+          status: 422,
+          invalid_fields: invalid,
+        });
+      }
+      if (scenario.rejectAtCreate) {
         return json(res, 422, {
           title: 'Input validation failed',
           detail: '- input.num_outputs: Must be less than or equal to 4',
@@ -273,7 +408,7 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
       }
       const p: ReplicateFakePrediction = {
         id: `fake${(++counter).toString(36).padStart(6, '0')}${randomBytes(8).toString('hex')}`,
-        model: byModel ? `${route[1]}/${route[2]}` : 'owner/model',
+        model,
         version: byModel ? 'hidden' : String(data.version),
         input: data.input ?? {},
         webhook: data.webhook,
@@ -322,6 +457,39 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
+}
+
+function fileView(upload: ReplicateUpload) {
+  const created = new Date();
+  return {
+    id: upload.id,
+    content_type: upload.contentType,
+    size: upload.bytes.length,
+    checksums: { sha256: createHash('sha256').update(upload.bytes).digest('hex') },
+    metadata: upload.metadata,
+    created_at: created.toISOString(),
+    expires_at: new Date(created.getTime() + 86_400_000).toISOString(),
+    urls: { get: upload.url },
+  };
+}
+
+/** Replicate-style `invalid_fields` for the modelled models: missing inputs, Kling's integer durations. */
+function invalidInputs(model: string, input: Record<string, unknown>) {
+  const invalid = (REQUIRED_INPUTS[model] ?? ['prompt'])
+    .filter((field) => typeof input[field] !== 'string' || input[field] === '')
+    .map((field) => ({ type: 'required', field: `input.${field}`, description: `${field} is required` }));
+  if (
+    model === 'kwaivgi/kling-v2.1' &&
+    input.duration !== undefined &&
+    ![5, 10].includes(input.duration as number)
+  ) {
+    invalid.push({
+      type: 'enum',
+      field: 'input.duration',
+      description: 'duration must be one of the following: 5, 10',
+    });
+  }
+  return invalid;
 }
 
 function json(res: ServerResponse, status: number, body: unknown) {

@@ -92,50 +92,76 @@ function errorFromBody(status: number, body: unknown): ApiError {
   return new ApiError(status, code, detail, requestId);
 }
 
+/** A multipart call: the form goes as `multipart/form-data` (the browser sets the boundary). */
+export interface FormCallOptions {
+  params?: Record<string, string | number>;
+  signal?: AbortSignal;
+}
+
 export interface ApiClient {
   call<C extends Contract>(contract: C, options?: CallOptions<C>): Promise<CallResult<C>>;
+  /** Sends `form` to a multipart endpoint and parses the JSON answer with the contract's response schema. */
+  callForm<C extends Contract>(
+    contract: C,
+    form: FormData,
+    options?: FormCallOptions,
+  ): Promise<CallResult<C>>;
+  /** Sends `form` to a multipart endpoint that answers with bytes (e.g. an image); errors as in `call`. */
+  callFormForBlob<C extends Contract>(contract: C, form: FormData, options?: FormCallOptions): Promise<Blob>;
 }
 
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
 
-  async function call<C extends Contract>(contract: C, callOptions?: CallOptions<C>): Promise<CallResult<C>> {
-    const { params, query, body, signal } = (callOptions ?? {}) as {
+  /** Sends one request; rejects with ApiError on a network failure or a non-2xx answer. */
+  async function send(
+    contract: Contract,
+    request: {
       params?: Record<string, string | number>;
       query?: unknown;
-      body?: unknown;
+      body?: BodyInit;
+      contentType?: string;
+      accept: string;
       signal?: AbortSignal;
-    };
-    const url = `${baseUrl}${buildPath(contract.path, params)}${toQueryString(query)}`;
-    const headers = new Headers({ Accept: 'application/json' });
+    },
+  ): Promise<Response> {
+    const url = `${baseUrl}${buildPath(contract.path, request.params)}${toQueryString(request.query)}`;
+    const headers = new Headers({ Accept: request.accept });
     const token = await (options.getAccessToken ?? getAccessToken)();
     if (token) headers.set('Authorization', `Bearer ${token}`);
-    const init: RequestInit = { method: contract.method, headers, signal };
-    if (body !== undefined) {
-      headers.set('Content-Type', 'application/json');
-      init.body = JSON.stringify(body);
-    }
+    if (request.contentType) headers.set('Content-Type', request.contentType);
+    const init: RequestInit = { method: contract.method, headers, signal: request.signal };
+    if (request.body !== undefined) init.body = request.body;
 
     let response: Response;
     try {
       response = await doFetch(url, init);
     } catch (cause) {
-      if (signal?.aborted) throw cause;
+      if (request.signal?.aborted) throw cause;
       throw new ApiError(0, 'NETWORK_ERROR', fallbackDetail('NETWORK_ERROR'), undefined, { cause });
     }
+    if (!response.ok) {
+      let payload: unknown;
+      try {
+        payload = await readJson(response);
+      } catch {
+        payload = undefined;
+      }
+      throw errorFromBody(response.status, payload);
+    }
+    return response;
+  }
 
+  async function parse<C extends Contract>(contract: C, response: Response): Promise<CallResult<C>> {
     let payload: unknown;
     try {
       payload = await readJson(response);
     } catch (cause) {
-      if (!response.ok) throw errorFromBody(response.status, undefined);
       throw new ApiError(response.status, 'INVALID_RESPONSE', fallbackDetail('INVALID_RESPONSE'), undefined, {
         cause,
       });
     }
-    if (!response.ok) throw errorFromBody(response.status, payload);
-
     const parsed = contract.response.safeParse(payload);
     if (!parsed.success) {
       throw new ApiError(response.status, 'INVALID_RESPONSE', fallbackDetail('INVALID_RESPONSE'), undefined, {
@@ -145,7 +171,47 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     return parsed.data as CallResult<C>;
   }
 
-  return { call };
+  async function call<C extends Contract>(contract: C, callOptions?: CallOptions<C>): Promise<CallResult<C>> {
+    const { params, query, body, signal } = (callOptions ?? {}) as {
+      params?: Record<string, string | number>;
+      query?: unknown;
+      body?: unknown;
+      signal?: AbortSignal;
+    };
+    const response = await send(contract, {
+      params,
+      query,
+      signal,
+      accept: 'application/json',
+      ...(body !== undefined ? { body: JSON.stringify(body), contentType: 'application/json' } : {}),
+    });
+    return parse(contract, response);
+  }
+
+  async function callForm<C extends Contract>(
+    contract: C,
+    form: FormData,
+    formOptions: FormCallOptions = {},
+  ): Promise<CallResult<C>> {
+    const response = await send(contract, { ...formOptions, body: form, accept: 'application/json' });
+    return parse(contract, response);
+  }
+
+  async function callFormForBlob<C extends Contract>(
+    contract: C,
+    form: FormData,
+    formOptions: FormCallOptions = {},
+  ): Promise<Blob> {
+    const response = await send(contract, { ...formOptions, body: form, accept: '*/*' });
+    try {
+      return await response.blob();
+    } catch (cause) {
+      if (formOptions.signal?.aborted) throw cause;
+      throw new ApiError(0, 'NETWORK_ERROR', fallbackDetail('NETWORK_ERROR'), undefined, { cause });
+    }
+  }
+
+  return { call, callForm, callFormForBlob };
 }
 
 let getAccessToken: AccessTokenGetter = () => null;

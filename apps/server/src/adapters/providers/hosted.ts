@@ -1,13 +1,17 @@
 import sharp from 'sharp';
+import type { ProviderVideo } from './image-tools.ts';
 import { ProviderError, type ProgressUpdate, type ProviderImage, type RunContext } from './text-to-image.ts';
 
 /**
- * Pieces shared by the hosted-vendor adapters (fal, Replicate): the run's deadline and cancellation,
- * progress de-duplication, log parsing and downloading outputs into memory.
+ * Pieces shared by the hosted-vendor adapters (fal, Replicate; text-to-image and image tools): the run's
+ * deadline and cancellation, progress de-duplication, log parsing, input files and downloading outputs
+ * into memory.
  */
 
 /** Largest single output we accept from a vendor's CDN. */
 const MAX_IMAGE_BYTES = 64 * 1024 * 1024;
+/** Largest video output (a 10-second 1080p clip is ~10–30 MB). */
+const MAX_VIDEO_BYTES = 256 * 1024 * 1024;
 
 /**
  * The vendor request itself ended without a usable result (failed, cancelled, vanished). A retried job
@@ -118,36 +122,7 @@ async function downloadImage(
   signal: AbortSignal,
   vendor: string,
 ): Promise<ProviderImage> {
-  let res: Response;
-  try {
-    res = await fetchFn(url, { signal });
-  } catch (cause) {
-    if (signal.aborted) throw cause;
-    throw new ProviderError(`${vendor}: downloading ${url} failed`, 'transient', TRANSIENT_MESSAGE, {
-      cause,
-    });
-  }
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new ProviderError(
-      `${vendor}: downloading ${url} answered HTTP ${res.status}`,
-      'transient',
-      TRANSIENT_MESSAGE,
-    );
-  }
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_IMAGE_BYTES) {
-    await res.body?.cancel();
-    throw new ProviderError(`${vendor}: output ${url} is ${declared} bytes`, 'transient', TRANSIENT_MESSAGE);
-  }
-  const bytes = Buffer.from(await res.arrayBuffer());
-  if (bytes.length > MAX_IMAGE_BYTES) {
-    throw new ProviderError(
-      `${vendor}: output ${url} is ${bytes.length} bytes`,
-      'transient',
-      TRANSIENT_MESSAGE,
-    );
-  }
+  const { bytes, res } = await downloadBytes(url, fetchFn, signal, vendor, MAX_IMAGE_BYTES);
   try {
     const meta = await sharp(bytes).metadata();
     return {
@@ -170,9 +145,91 @@ async function downloadImage(
   }
 }
 
+/**
+ * Downloads a video output into memory and checks it is an MP4 (an ISO-BMFF `ftyp` box first), whatever
+ * the CDN's content type says. The pipeline probes size and duration and makes the poster.
+ */
+export async function downloadVideo(
+  url: string,
+  fetchFn: typeof fetch,
+  signal: AbortSignal,
+  vendor: string,
+): Promise<ProviderVideo> {
+  const { bytes } = await downloadBytes(url, fetchFn, signal, vendor, MAX_VIDEO_BYTES);
+  if (!isMp4(bytes)) {
+    throw new ProviderError(`${vendor}: output ${url} is not an MP4 video`, 'transient', TRANSIENT_MESSAGE);
+  }
+  return { bytes, contentType: 'video/mp4' };
+}
+
+/** True when the bytes start with an ISO base media `ftyp` box (MP4, M4V, QuickTime-compatible). */
+export function isMp4(bytes: Buffer): boolean {
+  return bytes.length >= 12 && bytes.toString('latin1', 4, 8) === 'ftyp';
+}
+
+async function downloadBytes(
+  url: string,
+  fetchFn: typeof fetch,
+  signal: AbortSignal,
+  vendor: string,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; res: Response }> {
+  let res: Response;
+  try {
+    res = await fetchFn(url, { signal });
+  } catch (cause) {
+    if (signal.aborted) throw cause;
+    throw new ProviderError(`${vendor}: downloading ${url} failed`, 'transient', TRANSIENT_MESSAGE, {
+      cause,
+    });
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new ProviderError(
+      `${vendor}: downloading ${url} answered HTTP ${res.status}`,
+      'transient',
+      TRANSIENT_MESSAGE,
+    );
+  }
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > maxBytes) {
+    await res.body?.cancel();
+    throw new ProviderError(`${vendor}: output ${url} is ${declared} bytes`, 'transient', TRANSIENT_MESSAGE);
+  }
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (bytes.length > maxBytes) {
+    throw new ProviderError(
+      `${vendor}: output ${url} is ${bytes.length} bytes`,
+      'transient',
+      TRANSIENT_MESSAGE,
+    );
+  }
+  return { bytes, res };
+}
+
 function contentTypeOf(res: Response): string {
   return res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream';
 }
 
 /** Matches vendor error text that means the safety / content policy refused the request. */
 export const CONTENT_POLICY = /nsfw|content.?polic|safety|flagged|sensitive|moderat|inappropriate/i;
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+};
+
+/**
+ * An input image as a `File`. Both vendor SDKs upload every Blob they find in a model input to the
+ * vendor's file storage before submitting (fal: storage initiate + PUT; Replicate: POST /v1/files) and
+ * send the model the stored file's URL; the name only labels the upload.
+ */
+export function inputFile(image: { bytes: Buffer; contentType: string }, name: string): File {
+  const extension = EXTENSIONS[image.contentType] ?? 'bin';
+  return new File([new Uint8Array(image.bytes)], `${name}.${extension}`, { type: image.contentType });
+}
+
+/** Image-to-video models need a prompt; this is what "animate" means when the person gives none. */
+export const DEFAULT_MOTION_PROMPT =
+  'Bring the picture to life with natural, gentle motion and a slow, smooth camera move.';

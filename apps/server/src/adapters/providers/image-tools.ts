@@ -69,11 +69,7 @@ export interface AnimateRequest extends Common {
 }
 
 export type ToolRequest =
-  | EditRequest
-  | CopyStyleRequest
-  | ProductHoldingRequest
-  | UpscaleRequest
-  | AnimateRequest;
+  EditRequest | CopyStyleRequest | ProductHoldingRequest | UpscaleRequest | AnimateRequest;
 
 export interface ProviderVideo {
   /** MP4 bytes, downloaded (vendor URLs expire). The pipeline probes size and duration and makes the poster. */
@@ -83,8 +79,7 @@ export interface ProviderVideo {
 
 /** An image tool's output: images (like text-to-image), or one video for animate. */
 export type ToolResult =
-  | ({ kind: 'images' } & RunResult)
-  | { kind: 'video'; video: ProviderVideo; seed: number; requestId: string };
+  ({ kind: 'images' } & RunResult) | { kind: 'video'; video: ProviderVideo; seed: number; requestId: string };
 
 export interface ImageToolsProvider {
   readonly name: ProviderName;

@@ -129,7 +129,8 @@ export const BUILT_IN_TOOL_MODELS: readonly ToolModelEntry[] = [
     displayName: 'Real-ESRGAN · Replicate',
     description: 'Sharp, detailed enlargement.',
     provider: 'replicate',
-    providerModel: 'nightmareai/real-esrgan',
+    // A community model: Replicate runs those only at a pinned version (official models run by name).
+    providerModel: 'nightmareai/real-esrgan:f121d640bd286e1fdc67f9799164c1d5be36ff74576ee11c803ae5b665dd46aa',
     creditCost: 2,
   },
   {
@@ -203,7 +204,9 @@ export class ToolRegistry {
         return {
           ...m,
           available,
-          unavailableReason: available ? null : `this server has no ${VENDOR_LABEL[m.provider]} key configured.`,
+          unavailableReason: available
+            ? null
+            : `this server has no ${VENDOR_LABEL[m.provider]} key configured.`,
         };
       });
   }
@@ -221,7 +224,10 @@ export class ToolRegistry {
         .map((m) => m.id)
         .join(', ');
     if (!model) {
-      throw new AppError('VALIDATION_FAILED', `Unknown model "${id}" for this tool. Choose one of: ${choices()}.`);
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `Unknown model "${id}" for this tool. Choose one of: ${choices()}.`,
+      );
     }
     const provider = this.adapter(model.provider);
     if (!provider) {

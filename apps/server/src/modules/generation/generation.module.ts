@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
 import { ImagesService } from '../images/images.service.ts';
+import type { ToolJobs } from '../tools/tool-jobs.ts';
 import { countGenerated } from './generation.repository.ts';
 import { GenerationService, type ModelResolver } from './generation.service.ts';
 import { GenerationWorker } from './generation.worker.ts';
@@ -25,9 +26,19 @@ export function createGenerationModule(deps: {
   queue: JobQueue;
   storage: Storage;
   models: ModelResolver;
+  /** Image-tool jobs share this pipeline (modules/tools). */
+  tools?: ToolJobs;
+  toolAdapters?: ConstructorParameters<typeof GenerationService>[5];
 }): GenerationModule {
   const bus = new ProgressBus();
-  const generation = new GenerationService(deps.db, deps.ledger, deps.queue, deps.models, bus);
+  const generation = new GenerationService(
+    deps.db,
+    deps.ledger,
+    deps.queue,
+    deps.models,
+    bus,
+    deps.toolAdapters,
+  );
   const base = deps.config.generation.webhookBaseUrl;
   const worker = new GenerationWorker({
     db: deps.db,
@@ -35,6 +46,7 @@ export function createGenerationModule(deps: {
     models: deps.models,
     service: generation,
     bus,
+    tools: deps.tools,
     webhookUrl: base ? (provider) => `${base}/api/webhooks/${provider}` : undefined,
   });
   return {

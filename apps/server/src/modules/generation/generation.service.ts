@@ -3,6 +3,7 @@ import type { AspectRatio, JobView } from '@lumina/contracts';
 import { SEED_MAX } from '@lumina/contracts';
 import { sizeFor } from '../../adapters/providers/catalogue.ts';
 import type { ProviderRegistry } from '../../adapters/providers/registry.ts';
+import type { TextToImageProvider } from '../../adapters/providers/text-to-image.ts';
 import type { Database } from '../../db/client.ts';
 import type { JobRow } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -51,6 +52,8 @@ export class GenerationService {
     private readonly queue: JobQueue,
     private readonly models: ModelResolver,
     private readonly bus: ProgressBus,
+    /** The image-tool adapters, to cancel a running tool job at its provider. */
+    private readonly toolAdapters?: (provider: string) => { cancel: TextToImageProvider['cancel'] } | undefined,
   ) {}
 
   async create(userId: string, input: PromptInput) {
@@ -142,7 +145,7 @@ export class GenerationService {
     }
     let refund = job.status === 'queued';
     if (job.status === 'running' && job.providerRequestId) {
-      const { provider } = this.tryResolve(job);
+      const provider = job.kind === 'generate' ? this.tryResolve(job).provider : this.toolAdapters?.(job.provider);
       refund = (await provider?.cancel(job.providerRequestId, job.providerModel).catch(() => false)) ?? false;
     }
     const done = await this.finish(job, 'cancelled', { refund, error: null });

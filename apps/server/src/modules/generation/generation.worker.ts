@@ -4,15 +4,18 @@ import {
   ProviderError,
   type ProviderName,
   type ProgressUpdate,
+  type RunContext,
   type RunResult,
   type TextToImageRequest,
 } from '../../adapters/providers/text-to-image.ts';
+import type { ToolResult } from '../../adapters/providers/image-tools.ts';
 import type { Database } from '../../db/client.ts';
 import type { JobRow } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import { NonRetryableError, type JobContext } from '../../jobs/workers.ts';
 import { deleteImageFiles, storeImageFiles, type StoredImageFiles } from '../images/image-files.ts';
 import { insertImages } from '../images/images.repository.ts';
+import type { StoredVideo, ToolJobs } from '../tools/tool-jobs.ts';
 import * as repo from './generation.repository.ts';
 import type { GenerationRecipe, GenerationService, ModelResolver } from './generation.service.ts';
 import type { ProgressBus } from './progress.bus.ts';
@@ -45,7 +48,12 @@ export interface GenerationWorkerDeps {
   bus: ProgressBus;
   /** The public webhook URL for a provider, when webhooks are configured. */
   webhookUrl?: (provider: string) => string | undefined;
+  /** Image-tool jobs (edit, upscale, animate…) run through the same pipeline. */
+  tools?: ToolJobs;
 }
+
+/** How one job calls its provider, whatever its kind. */
+type Execute = (ctx: RunContext) => Promise<ToolResult>;
 
 /**
  * Runs one generation job: provider → stored originals and thumbnails → image rows with the recipe →
@@ -60,11 +68,12 @@ export class GenerationWorker {
     const job = await repo.findJob(db, jobId);
     if (!job || TERMINAL.has(job.status)) return { skipped: job?.status ?? 'missing' };
 
-    let resolved;
+    let execute: Execute;
     try {
-      resolved = this.deps.models.get(job.modelId);
+      execute = await this.executorFor(job);
     } catch (err) {
-      const reason = err instanceof AppError ? err.userMessage : 'This model is no longer available.';
+      if (!(err instanceof AppError) && !(err instanceof ProviderError)) throw err;
+      const reason = err instanceof AppError ? err.userMessage : `${err.userMessage} Your credits were refunded.`;
       await this.deps.service.finish(job, 'failed', { refund: true, error: reason });
       throw new NonRetryableError(reason);
     }
@@ -78,7 +87,6 @@ export class GenerationWorker {
     if (!running) return { skipped: 'ended before start' };
     bus.changed(job.userId);
 
-    const recipe = job.input as unknown as GenerationRecipe;
     const abort = new AbortController();
     const cancelWatch = setInterval(() => {
       repo
@@ -91,16 +99,17 @@ export class GenerationWorker {
     const startedAt = Date.now();
 
     try {
-      const result = await resolved.provider.run(requestFor(job), {
+      const result = await execute({
         signal: abort.signal,
         resumeRequestId: job.providerRequestId ?? undefined,
-        webhookUrl: this.deps.webhookUrl?.(job.provider),
+        // Tool jobs poll: their provider requests are short, and the webhook sync path reads text-to-image results.
+        webhookUrl: job.kind === 'generate' ? this.deps.webhookUrl?.(job.provider) : undefined,
         onSubmitted: async (requestId) => {
           await repo.updateProgress(db, job.id, { providerRequestId: requestId });
         },
         onProgress: (update) => this.progress(job, update),
       });
-      return await this.complete(job, recipe, result, Date.now() - startedAt);
+      return await this.complete(job, result, Date.now() - startedAt);
     } catch (err) {
       return await this.failed(job, err, ctx);
     } finally {
@@ -117,6 +126,7 @@ export class GenerationWorker {
     const job = await repo.findJob(this.deps.db, jobId);
     if (!job || job.status !== 'running' || !job.providerRequestId)
       return { skipped: job?.status ?? 'missing' };
+    if (job.kind !== 'generate') return { skipped: 'tool jobs poll their provider' };
     const { provider } = this.deps.models.get(job.modelId);
     // A sync only reads the recorded request. If that request turns out to have failed, the adapter
     // would submit a fresh one (right for a retried job, wrong here: nobody would track or pay
@@ -140,7 +150,21 @@ export class GenerationWorker {
       return { skipped: 'provider request ended; left to the job worker' };
     }
     const duration = job.startedAt ? Date.now() - job.startedAt.getTime() : null;
-    return this.complete(job, job.input as unknown as GenerationRecipe, result, duration);
+    return this.complete(job, { kind: 'images', ...result }, duration);
+  }
+
+  /** The provider call for a job: text-to-image from its recipe, or an image tool with its sources. */
+  private async executorFor(job: JobRow): Promise<Execute> {
+    if (job.kind === 'generate') {
+      const { provider } = this.deps.models.get(job.modelId);
+      const request = requestFor(job);
+      return async (ctx) => ({ kind: 'images', ...(await provider.run(request, ctx)) });
+    }
+    const tools = this.deps.tools;
+    if (!tools) throw new AppError('VALIDATION_FAILED', 'Image tools are not enabled on this server.');
+    const { provider } = tools.resolve(job);
+    const request = await tools.request(job);
+    return (ctx) => provider.run(request, ctx);
   }
 
   private async progress(job: JobRow, update: ProgressUpdate) {
@@ -153,13 +177,10 @@ export class GenerationWorker {
     if (changed) this.deps.bus.changed(job.userId);
   }
 
-  private async complete(
-    job: JobRow,
-    recipe: GenerationRecipe,
-    result: RunResult,
-    durationMs: number | null,
-  ) {
+  private async complete(job: JobRow, result: ToolResult, durationMs: number | null) {
+    if (result.kind === 'video') return this.completeVideo(job, result.video.bytes, result.requestId);
     const { db, storage } = this.deps;
+    const fields = this.imageFields(job);
     // Files first (slow, outside any transaction), then one transaction flips the job and adds the rows.
     const stored: Array<{ id: string; files: StoredImageFiles }> = [];
     try {
@@ -168,14 +189,7 @@ export class GenerationWorker {
         stored.push({ id, files: await storeImageFiles(storage, job.userId, id, image.bytes) });
       }
       const finished = await db.transaction(async (tx) => {
-        const done = await repo.transition(tx, job.id, ['running'], {
-          status: 'succeeded',
-          finishedAt: new Date(),
-          percent: 100,
-          queuePosition: null,
-          providerRequestId: result.requestId,
-          message: null,
-        });
+        const done = await this.succeed(tx, job, result.requestId);
         if (!done) return undefined;
         await insertImages(
           tx,
@@ -185,13 +199,10 @@ export class GenerationWorker {
             jobId: job.id,
             kind: job.kind,
             ...files,
-            prompt: recipe.prompt,
-            negativePrompt: recipe.negativePrompt,
+            ...fields,
             modelId: job.modelId,
             provider: job.provider,
             seed: (result.seed + i) % 2 ** 32,
-            loraScale: recipe.loraScale,
-            promptStrength: recipe.promptStrength,
             durationMs,
           })),
         );
@@ -208,6 +219,54 @@ export class GenerationWorker {
       await Promise.all(stored.map(({ files }) => deleteImageFiles(storage, files).catch(() => undefined)));
       throw err;
     }
+  }
+
+  /** An animate result: the MP4 and its poster stored, the video row added as the job succeeds. */
+  private async completeVideo(job: JobRow, bytes: Buffer, requestId: string) {
+    const tools = this.deps.tools!;
+    let stored: StoredVideo | undefined;
+    try {
+      stored = await tools.storeVideo(job, bytes);
+      const video = stored;
+      const finished = await this.deps.db.transaction(async (tx) => {
+        const done = await this.succeed(tx, job, requestId);
+        if (done) await tools.insertVideo(tx, job, video);
+        return done;
+      });
+      if (!finished) {
+        await tools.deleteVideoFiles(video);
+        return { skipped: 'ended elsewhere' };
+      }
+      this.deps.bus.changed(job.userId);
+      return { video: video.id };
+    } catch (err) {
+      if (stored) await tools.deleteVideoFiles(stored).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private succeed(tx: Parameters<Parameters<Database['transaction']>[0]>[0], job: JobRow, requestId: string) {
+    return repo.transition(tx, job.id, ['running'], {
+      status: 'succeeded',
+      finishedAt: new Date(),
+      percent: 100,
+      queuePosition: null,
+      providerRequestId: requestId,
+      message: null,
+    });
+  }
+
+  /** What each output image records about how it was made. */
+  private imageFields(job: JobRow) {
+    if (job.kind !== 'generate' && this.deps.tools) return this.deps.tools.imageFields(job);
+    const recipe = job.input as unknown as GenerationRecipe;
+    return {
+      prompt: recipe.prompt,
+      negativePrompt: recipe.negativePrompt,
+      loraScale: recipe.loraScale,
+      promptStrength: recipe.promptStrength,
+      recipe: null,
+    };
   }
 
   private async failed(job: JobRow, err: unknown, ctx: JobContext): Promise<never> {
@@ -248,7 +307,10 @@ export class GenerationWorker {
       error: 'The image service did not finish this job after several tries. Your credits were refunded.',
     });
     if (ended?.providerRequestId) {
-      const adapter = this.deps.models.adapter(ended.provider as ProviderName);
+      const adapter =
+        ended.kind === 'generate'
+          ? this.deps.models.adapter(ended.provider as ProviderName)
+          : this.deps.tools?.adapter(ended.provider);
       await adapter?.cancel(ended.providerRequestId, ended.providerModel).catch(() => undefined);
     }
     return { ended: Boolean(ended) };

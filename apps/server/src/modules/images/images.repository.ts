@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { imageFavorites, images, type ImageRow } from '../../db/schema/index.ts';
 
@@ -20,6 +20,8 @@ export interface ImageFilter {
   category?: string;
   modelId?: string;
   jobId?: string;
+  /** Only this kind; without it, uploads (inputs people gave the tools) are left out of listings. */
+  kind?: string;
 }
 
 export interface Cursor {
@@ -46,6 +48,7 @@ export async function listImages(
   if (filter.category) conditions.push(eq(images.category, filter.category));
   if (filter.modelId) conditions.push(eq(images.modelId, filter.modelId));
   if (filter.jobId) conditions.push(eq(images.jobId, filter.jobId));
+  conditions.push(filter.kind ? eq(images.kind, filter.kind) : ne(images.kind, 'upload'));
   if (filter.favoritesOf) {
     conditions.push(
       sql`exists (select 1 from ${imageFavorites} f where f.image_id = ${images.id} and f.user_id = ${filter.favoritesOf})`,

@@ -22,6 +22,7 @@ export function imagesRoutes(
         category: query.category,
         modelId: query.model,
         jobId: query.job_id,
+        kind: query.kind,
         cursor: query.cursor,
         limit: query.limit,
       }),

@@ -19,6 +19,7 @@ export interface ListQuery {
   category?: string;
   modelId?: string;
   jobId?: string;
+  kind?: string;
   cursor?: string;
   limit: number;
 }
@@ -43,6 +44,7 @@ export class ImagesService {
           saved: query.saved,
           modelId: query.modelId,
           jobId: query.jobId,
+          kind: query.kind,
         };
     if (!query.examples && !viewer) throw new AppError('UNAUTHORISED', 'Sign in to see your images.');
     // One extra row tells whether there is a next page without a count query.

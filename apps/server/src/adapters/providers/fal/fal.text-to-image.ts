@@ -13,6 +13,7 @@ import {
 } from '../hosted.ts';
 import {
   ProviderError,
+  type ProviderImage,
   type RunContext,
   type RunResult,
   type TextToImageProvider,
@@ -24,6 +25,7 @@ import {
  * submit (with `fal_webhook` when the pipeline has a webhook URL) → `onSubmitted(request_id)` →
  * poll status with logs → fetch the result → download every image into memory.
  * A retried job passes `resumeRequestId` and we poll that request instead of paying for a new one.
+ * `FalQueue` is that cycle for any fal endpoint; the image tools (fal.image-tools.ts) share it.
  * See shared/reference/providers/fal.md.
  */
 
@@ -43,17 +45,25 @@ export interface FalTextToImageOptions {
   fetch?: typeof fetch;
 }
 
+/** What every fal adapter is built from. */
+export type FalOptions = FalTextToImageOptions;
+
 const VENDOR = 'fal';
 
-export class FalTextToImage implements TextToImageProvider {
-  readonly name = 'fal' as const;
-  readonly available = true;
+/** Turns a finished request's output into the adapter's result (downloading what it points at). */
+export type FalCollect<T> = (data: unknown, requestId: string, signal: AbortSignal) => Promise<T>;
+
+/**
+ * One fal queue request from submit to collected output, with resume, progress, cancel, the deadline
+ * and error classification; the caller supplies the endpoint's input and how to read its output.
+ */
+export class FalQueue {
+  readonly fetchFn: typeof fetch;
   private readonly fal: FalClient;
   private readonly pollIntervalMs: number;
   private readonly timeoutMs: number;
-  private readonly fetchFn: typeof fetch;
 
-  constructor(options: FalTextToImageOptions) {
+  constructor(options: FalOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 600_000;
     this.fetchFn = options.fetch ?? fetch;
@@ -75,14 +85,23 @@ export class FalTextToImage implements TextToImageProvider {
     });
   }
 
-  async run(request: TextToImageRequest, ctx: RunContext): Promise<RunResult> {
+  /**
+   * Submits `input()` to `endpoint` (or resumes `ctx.resumeRequestId`) and collects the output. `input`
+   * is only built when a request is submitted, so a resumed run neither rebuilds nor re-uploads it; any
+   * Blob in it is uploaded to fal storage by the client and replaced by its URL.
+   */
+  async run<T>(
+    endpoint: string,
+    input: () => Record<string, unknown> | Promise<Record<string, unknown>>,
+    ctx: RunContext,
+    collect: FalCollect<T>,
+  ): Promise<T> {
     const scope = new RunScope(ctx.signal, this.timeoutMs);
-    const endpoint = request.providerModel;
     let requestId = ctx.resumeRequestId;
     try {
       if (requestId) {
         try {
-          return await this.follow(endpoint, requestId, request, ctx, scope);
+          return await this.follow(endpoint, requestId, ctx, scope, collect);
         } catch (error) {
           // The earlier request failed or was cancelled at fal: start a fresh one. Anything else
           // (network trouble, a refusal, our own cancel/deadline) is reported as is.
@@ -96,13 +115,13 @@ export class FalTextToImage implements TextToImageProvider {
         }
       }
       const submitted = await this.fal.queue.submit(endpoint, {
-        input: toFalInput(request),
+        input: await input(),
         webhookUrl: ctx.webhookUrl,
         abortSignal: scope.signal,
       });
       requestId = submitted.request_id;
       await ctx.onSubmitted(requestId);
-      return await this.follow(endpoint, requestId, request, ctx, scope);
+      return await this.follow(endpoint, requestId, ctx, scope, collect);
     } catch (error) {
       const aborted = scope.abortError(VENDOR, error);
       if (aborted) {
@@ -116,11 +135,11 @@ export class FalTextToImage implements TextToImageProvider {
     }
   }
 
-  async cancel(requestId: string, providerModel: string): Promise<boolean> {
+  async cancel(requestId: string, endpoint: string): Promise<boolean> {
     try {
-      const status = await this.fal.queue.status(providerModel, { requestId });
+      const status = await this.fal.queue.status(endpoint, { requestId });
       if (status.status === 'COMPLETED') return false;
-      await this.fal.queue.cancel(providerModel, { requestId });
+      await this.fal.queue.cancel(endpoint, { requestId });
       // fal removes queued requests; a running one only gets a signal its model may ignore.
       return status.status === 'IN_QUEUE';
     } catch (error) {
@@ -130,14 +149,14 @@ export class FalTextToImage implements TextToImageProvider {
     }
   }
 
-  /** Polls a submitted request to completion, then fetches and downloads its result. */
-  private async follow(
+  /** Polls a submitted request to completion, then fetches and collects its result. */
+  private async follow<T>(
     endpoint: string,
     requestId: string,
-    request: TextToImageRequest,
     ctx: RunContext,
     scope: RunScope,
-  ): Promise<RunResult> {
+    collect: FalCollect<T>,
+  ): Promise<T> {
     const report = progressReporter(ctx);
     for (;;) {
       let status: QueueStatus;
@@ -169,7 +188,7 @@ export class FalTextToImage implements TextToImageProvider {
       await sleep(this.pollIntervalMs, scope.signal);
     }
 
-    let data: FalImageOutput;
+    let data: unknown;
     try {
       ({ data } = await this.fal.queue.result(endpoint, { requestId, abortSignal: scope.signal }));
     } catch (error) {
@@ -180,39 +199,91 @@ export class FalTextToImage implements TextToImageProvider {
         cause: error,
       });
     }
-
-    const images = data.images ?? [];
-    const flags = data.has_nsfw_concepts ?? [];
-    const safe = images.filter((_, i) => flags[i] !== true);
-    if (images.length > 0 && safe.length === 0) {
-      throw new VendorRequestEndedError(
-        `fal request ${requestId}: every image was flagged by the safety checker`,
-        'rejected',
-        "The provider's safety checker blocked this image. Try rewording the prompt.",
-      );
-    }
-    if (safe.length === 0) {
-      throw new VendorRequestEndedError(
-        `fal request ${requestId} returned no images`,
-        'transient',
-        TRANSIENT_MESSAGE,
-      );
-    }
-    return {
-      images: await downloadImages(
-        safe.map((image) => image.url),
-        this.fetchFn,
-        scope.signal,
-        VENDOR,
-      ),
-      seed: typeof data.seed === 'number' ? data.seed : request.seed,
-      requestId,
-    };
+    return collect(data, requestId, scope.signal);
   }
 }
 
+export class FalTextToImage implements TextToImageProvider {
+  readonly name = 'fal' as const;
+  readonly available = true;
+  private readonly queue: FalQueue;
+
+  constructor(options: FalTextToImageOptions) {
+    this.queue = new FalQueue(options);
+  }
+
+  run(request: TextToImageRequest, ctx: RunContext): Promise<RunResult> {
+    return this.queue.run(
+      request.providerModel,
+      () => toFalInput(request),
+      ctx,
+      async (output, requestId, signal) => {
+        const data = output as FalImageOutput;
+        return {
+          images: await falImages(
+            data.images ?? [],
+            data.has_nsfw_concepts,
+            requestId,
+            this.queue.fetchFn,
+            signal,
+          ),
+          seed: typeof data.seed === 'number' ? data.seed : request.seed,
+          requestId,
+        };
+      },
+    );
+  }
+
+  cancel(requestId: string, providerModel: string): Promise<boolean> {
+    return this.queue.cancel(requestId, providerModel);
+  }
+}
+
+/**
+ * Downloads a request's images, leaving out the ones fal's safety checker flagged; refused when it
+ * flagged every one, transient when there were none (the request must be run again).
+ */
+export async function falImages(
+  images: FalImage[],
+  nsfwFlags: boolean[] | undefined,
+  requestId: string,
+  fetchFn: typeof fetch,
+  signal: AbortSignal,
+): Promise<ProviderImage[]> {
+  const flags = nsfwFlags ?? [];
+  const safe = images.filter((_, i) => flags[i] !== true);
+  if (images.length > 0 && safe.length === 0) {
+    throw new VendorRequestEndedError(
+      `fal request ${requestId}: every image was flagged by the safety checker`,
+      'rejected',
+      "The provider's safety checker blocked this image. Try rewording the prompt.",
+    );
+  }
+  if (safe.length === 0) {
+    throw new VendorRequestEndedError(
+      `fal request ${requestId} returned no images`,
+      'transient',
+      TRANSIENT_MESSAGE,
+    );
+  }
+  return downloadImages(
+    safe.map((image) => image.url),
+    fetchFn,
+    signal,
+    VENDOR,
+  );
+}
+
+/** fal's Image / File output type (a URL on fal's CDN, plus what fal knows about it). */
+export interface FalImage {
+  url: string;
+  width?: number;
+  height?: number;
+  content_type?: string;
+}
+
 interface FalImageOutput {
-  images?: Array<{ url: string; width?: number; height?: number; content_type?: string }>;
+  images?: FalImage[];
   seed?: number;
   has_nsfw_concepts?: boolean[];
 }

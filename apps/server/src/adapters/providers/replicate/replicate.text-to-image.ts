@@ -24,6 +24,7 @@ import {
  * create (with `webhook` + `webhook_events_filter` when the pipeline has a webhook URL) →
  * `onSubmitted(prediction.id)` → poll `predictions.get` → download every output into memory.
  * Replicate deletes API outputs after about an hour, so we copy them at once.
+ * `ReplicatePredictions` is that cycle for any model; the image tools (replicate.image-tools.ts) share it.
  * See shared/reference/providers/replicate.md.
  */
 
@@ -40,17 +41,25 @@ export interface ReplicateTextToImageOptions {
   fetch?: typeof fetch;
 }
 
+/** What every Replicate adapter is built from. */
+export type ReplicateOptions = ReplicateTextToImageOptions;
+
 const VENDOR = 'replicate';
 
-export class ReplicateTextToImage implements TextToImageProvider {
-  readonly name = 'replicate' as const;
-  readonly available = true;
+/** Turns a succeeded prediction into the adapter's result (downloading what its output points at). */
+export type ReplicateCollect<T> = (prediction: Prediction, signal: AbortSignal) => Promise<T>;
+
+/**
+ * One prediction from create to collected output, with resume, progress, cancel, the deadline and
+ * error classification; the caller supplies the model's input and how to read its output.
+ */
+export class ReplicatePredictions {
+  readonly fetchFn: typeof fetch;
   private readonly replicate: Replicate;
   private readonly pollIntervalMs: number;
   private readonly timeoutMs: number;
-  private readonly fetchFn: typeof fetch;
 
-  constructor(options: ReplicateTextToImageOptions) {
+  constructor(options: ReplicateOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 600_000;
     this.fetchFn = options.fetch ?? fetch;
@@ -58,17 +67,31 @@ export class ReplicateTextToImage implements TextToImageProvider {
       auth: options.apiToken,
       baseUrl: options.baseUrl ?? 'https://api.replicate.com/v1',
       useFileOutput: false,
+      // Input files always go through POST /v1/files. The client's default falls back to inlining a
+      // data: URI when that upload fails with a 5xx, which would put megabytes into the prediction's
+      // stored input; we would rather fail transiently and let the job retry.
+      fileEncodingStrategy: 'upload',
       fetch: this.fetchFn,
     });
   }
 
-  async run(request: TextToImageRequest, ctx: RunContext): Promise<RunResult> {
+  /**
+   * Creates a prediction of `providerModel` with `input()` (or resumes `ctx.resumeRequestId`) and
+   * collects its output. `input` is only built when a prediction is created, so a resumed run neither
+   * rebuilds nor re-uploads it; any Blob/Buffer in it is uploaded by the client and replaced by its URL.
+   */
+  async run<T>(
+    providerModel: string,
+    input: () => Record<string, unknown> | Promise<Record<string, unknown>>,
+    ctx: RunContext,
+    collect: ReplicateCollect<T>,
+  ): Promise<T> {
     const scope = new RunScope(ctx.signal, this.timeoutMs);
     let predictionId = ctx.resumeRequestId;
     try {
       if (predictionId) {
         try {
-          return await this.follow(predictionId, request, ctx, scope);
+          return await this.follow(predictionId, ctx, scope, collect);
         } catch (error) {
           // The earlier prediction failed or was cancelled at Replicate: start a fresh one.
           if (
@@ -80,10 +103,10 @@ export class ReplicateTextToImage implements TextToImageProvider {
           }
         }
       }
-      const [model, version] = splitModel(request.providerModel);
+      const [model, version] = splitModel(providerModel);
       const prediction = await this.replicate.predictions.create({
         ...(version ? { version } : { model }),
-        input: toReplicateInput(request),
+        input: await input(),
         ...(ctx.webhookUrl
           ? { webhook: ctx.webhookUrl, webhook_events_filter: ['start' as const, 'completed' as const] }
           : {}),
@@ -91,7 +114,7 @@ export class ReplicateTextToImage implements TextToImageProvider {
       });
       predictionId = prediction.id;
       await ctx.onSubmitted(predictionId);
-      return await this.follow(predictionId, request, ctx, scope);
+      return await this.follow(predictionId, ctx, scope, collect);
     } catch (error) {
       const aborted = scope.abortError(VENDOR, error);
       if (aborted) {
@@ -116,12 +139,12 @@ export class ReplicateTextToImage implements TextToImageProvider {
     }
   }
 
-  private async follow(
+  private async follow<T>(
     predictionId: string,
-    request: TextToImageRequest,
     ctx: RunContext,
     scope: RunScope,
-  ): Promise<RunResult> {
+    collect: ReplicateCollect<T>,
+  ): Promise<T> {
     const report = progressReporter(ctx);
     for (;;) {
       let prediction: Prediction;
@@ -148,7 +171,7 @@ export class ReplicateTextToImage implements TextToImageProvider {
           await report(progressOf(prediction));
           break;
         case 'succeeded':
-          return this.collect(prediction, request, scope);
+          return collect(prediction, scope.signal);
         case 'failed':
           throw failureOf(prediction);
         case 'canceled':
@@ -162,27 +185,57 @@ export class ReplicateTextToImage implements TextToImageProvider {
       await sleep(this.pollIntervalMs, scope.signal);
     }
   }
+}
 
-  private async collect(
-    prediction: Prediction,
-    request: TextToImageRequest,
-    scope: RunScope,
-  ): Promise<RunResult> {
-    const urls = outputUrls(prediction.output);
-    if (urls.length === 0) {
-      throw new VendorRequestEndedError(
-        `replicate prediction ${prediction.id} succeeded without output${prediction.data_removed ? ' (data removed)' : ''}`,
-        'transient',
-        TRANSIENT_MESSAGE,
-      );
-    }
-    const seed = /Using seed: (\d+)/.exec(prediction.logs ?? '')?.[1];
-    return {
-      images: await downloadImages(urls, this.fetchFn, scope.signal, VENDOR),
-      seed: seed !== undefined ? Number(seed) : request.seed,
-      requestId: prediction.id,
-    };
+export class ReplicateTextToImage implements TextToImageProvider {
+  readonly name = 'replicate' as const;
+  readonly available = true;
+  private readonly predictions: ReplicatePredictions;
+
+  constructor(options: ReplicateTextToImageOptions) {
+    this.predictions = new ReplicatePredictions(options);
   }
+
+  run(request: TextToImageRequest, ctx: RunContext): Promise<RunResult> {
+    return this.predictions.run(
+      request.providerModel,
+      () => toReplicateInput(request),
+      ctx,
+      async (prediction, signal) => ({
+        images: await downloadImages(
+          predictionOutputUrls(prediction),
+          this.predictions.fetchFn,
+          signal,
+          VENDOR,
+        ),
+        seed: seedFromLogs(prediction) ?? request.seed,
+        requestId: prediction.id,
+      }),
+    );
+  }
+
+  cancel(requestId: string): Promise<boolean> {
+    return this.predictions.cancel(requestId);
+  }
+}
+
+/** The URLs in a succeeded prediction's output; transient (run it again) when there are none. */
+export function predictionOutputUrls(prediction: Prediction): string[] {
+  const urls = outputUrls(prediction.output);
+  if (urls.length === 0) {
+    throw new VendorRequestEndedError(
+      `replicate prediction ${prediction.id} succeeded without output${prediction.data_removed ? ' (data removed)' : ''}`,
+      'transient',
+      TRANSIENT_MESSAGE,
+    );
+  }
+  return urls;
+}
+
+/** The seed a FLUX-style model reports in its logs ("Using seed: 123"), when it does. */
+export function seedFromLogs(prediction: Prediction): number | undefined {
+  const seed = /Using seed: (\d+)/.exec(prediction.logs ?? '')?.[1];
+  return seed !== undefined ? Number(seed) : undefined;
 }
 
 /** `owner/name` runs the model's latest (official) version; `owner/name:versionhash` a fixed one. */
@@ -256,8 +309,8 @@ function failureOf(prediction: Prediction): ProviderError {
   );
 }
 
-/** Normalizes `string | string[] | {…}` output to the image URLs in it. */
-function outputUrls(output: unknown): string[] {
+/** Normalizes `string | string[] | {…}` output to the file URLs in it, in order. */
+export function outputUrls(output: unknown): string[] {
   if (typeof output === 'string') return /^(https?:|data:)/.test(output) ? [output] : [];
   if (Array.isArray(output)) return output.flatMap(outputUrls);
   if (output && typeof output === 'object') return Object.values(output).flatMap(outputUrls);

@@ -1,0 +1,261 @@
+import {
+  ANIMATE_DURATIONS,
+  contracts,
+  CopyStyleFields,
+  EDIT_DEFAULT_STRENGTH,
+  EditImageFileFields,
+  PRODUCT_ASPECT_RATIOS,
+  ProductHoldingFields,
+  TOOLS,
+  UPSCALE_FACTORS,
+} from '@lumina/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { UPSCALE_4X_MULTIPLIER } from '../../adapters/providers/tools-catalogue.ts';
+import { AppError } from '../../errors.ts';
+import { route } from '../../http/route.ts';
+import { readMultipart } from '../uploads/multipart.ts';
+import { fetchImageUrl } from './fetch-image-url.ts';
+import { sizeForAspectRatio } from './tool-recipe.ts';
+import type { ToolSource, ToolsService } from './tools.service.ts';
+import type { VideosService } from './videos.service.ts';
+
+export interface ToolRouteDeps {
+  tools: ToolsService<{ id: string }>;
+  videos: VideosService;
+  uploads: { maxBytes: number; maxPixels: number; allowPrivateUrls: boolean };
+}
+
+const NO_SETTINGS = {
+  prompt: null,
+  negativePrompt: null,
+  description: null,
+  strength: null,
+  factor: null,
+  aspectRatio: null,
+  width: null,
+  height: null,
+  durationSeconds: null,
+} as const;
+
+/** Form fields checked with the tool's schema; the first problem is the message (like JSON bodies). */
+function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, string>): z.output<S> {
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.');
+    throw new AppError('VALIDATION_FAILED', field ? `${field}: ${issue.message}` : issue.message);
+  }
+  return parsed.data;
+}
+
+/** Exactly one of a file field and an image-id field: the upload, or an image the person already has. */
+function oneSource(
+  files: Record<string, { filename: string; bytes: Buffer }>,
+  fileField: string,
+  imageId: string | undefined,
+  idField: string,
+  what: string,
+): ToolSource {
+  const file = files[fileField];
+  if (file && imageId)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Give either ${fileField} or ${idField} for the ${what}, not both.`,
+    );
+  if (file) return { file, field: fileField };
+  if (imageId) return { imageId };
+  throw new AppError(
+    'VALIDATION_FAILED',
+    `Add the ${what}: upload ${fileField} or choose one with ${idField}.`,
+  );
+}
+
+function requireFile(
+  files: Record<string, { filename: string; bytes: Buffer }>,
+  field: string,
+  what: string,
+) {
+  const file = files[field];
+  if (!file) throw new AppError('VALIDATION_FAILED', `Add ${what} as the "${field}" file.`);
+  return file;
+}
+
+const accepted = (r: { job: { id: string }; cost: number; balance: number }) => ({
+  job_id: r.job.id,
+  status: 'queued' as const,
+  cost: r.cost,
+  balance: r.balance,
+});
+
+/** Edit, copy style, product holding, upscale, animate, the videos list and the tool catalogue. */
+export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
+  const auth = { preHandler: app.requireUser };
+  const { tools, videos } = deps;
+  const form = (request: FastifyRequest, files: readonly string[], fields: readonly string[]) =>
+    readMultipart(request, { files, fields, maxBytes: deps.uploads.maxBytes });
+
+  route(
+    app,
+    contracts.editImage,
+    async ({ user, body }) => {
+      const source: ToolSource = body.image_id
+        ? { imageId: body.image_id }
+        : {
+            file: await fetchImageUrl(body.image_url!, {
+              maxBytes: deps.uploads.maxBytes,
+              allowPrivate: deps.uploads.allowPrivateUrls,
+            }),
+            field: 'image_url',
+          };
+      return accepted(
+        await tools.start(user.id, {
+          tool: 'edit',
+          model: body.model,
+          sources: [source],
+          seed: body.seed,
+          settings: {
+            ...NO_SETTINGS,
+            prompt: body.prompt,
+            negativePrompt: body.negative_prompt ?? null,
+            strength: body.strength ?? EDIT_DEFAULT_STRENGTH,
+          },
+        }),
+      );
+    },
+    auth,
+  );
+
+  route(
+    app,
+    contracts.editImageFile,
+    async (request) => {
+      const { fields, files } = await form(request, ['image_file'], Object.keys(EditImageFileFields.shape));
+      const body = parseFields(EditImageFileFields, fields);
+      const file = requireFile(files, 'image_file', 'the image to edit');
+      return accepted(
+        await tools.start(request.user.id, {
+          tool: 'edit',
+          model: body.model,
+          sources: [{ file, field: 'image_file' }],
+          seed: body.seed,
+          settings: {
+            ...NO_SETTINGS,
+            prompt: body.prompt,
+            negativePrompt: body.negative_prompt ?? null,
+            strength: body.strength ?? EDIT_DEFAULT_STRENGTH,
+          },
+        }),
+      );
+    },
+    auth,
+  );
+
+  route(
+    app,
+    contracts.copyStyle,
+    async (request) => {
+      const { fields, files } = await form(request, ['image'], Object.keys(CopyStyleFields.shape));
+      const body = parseFields(CopyStyleFields, fields);
+      const file = requireFile(files, 'image', 'the style reference image');
+      return accepted(
+        await tools.start(request.user.id, {
+          tool: 'copy_style',
+          model: body.model,
+          sources: [{ file, field: 'image' }],
+          seed: body.seed,
+          settings: { ...NO_SETTINGS, description: body.description },
+        }),
+      );
+    },
+    auth,
+  );
+
+  route(
+    app,
+    contracts.productHolding,
+    async (request) => {
+      const { fields, files } = await form(
+        request,
+        ['person_file', 'product_file'],
+        Object.keys(ProductHoldingFields.shape),
+      );
+      const body = parseFields(ProductHoldingFields, fields);
+      const person = oneSource(files, 'person_file', body.person_image_id, 'person_image_id', 'person photo');
+      const product = oneSource(
+        files,
+        'product_file',
+        body.product_image_id,
+        'product_image_id',
+        'product photo',
+      );
+      return accepted(
+        await tools.start(request.user.id, {
+          tool: 'product_holding',
+          model: body.model,
+          sources: [person, product],
+          seed: body.seed,
+          settings: {
+            ...NO_SETTINGS,
+            prompt: body.prompt ?? null,
+            aspectRatio: body.aspect_ratio,
+            ...sizeForAspectRatio(body.aspect_ratio),
+          },
+        }),
+      );
+    },
+    auth,
+  );
+
+  route(
+    app,
+    contracts.upscale,
+    async ({ user, body }) =>
+      accepted(
+        await tools.start(user.id, {
+          tool: 'upscale',
+          model: body.model,
+          sources: [{ imageId: body.image_id }],
+          settings: { ...NO_SETTINGS, factor: body.factor },
+        }),
+      ),
+    auth,
+  );
+
+  route(
+    app,
+    contracts.animate,
+    async ({ user, body }) =>
+      accepted(
+        await tools.start(user.id, {
+          tool: 'animate',
+          model: body.model,
+          sources: [{ imageId: body.image_id }],
+          seed: body.seed,
+          settings: { ...NO_SETTINGS, prompt: body.prompt ?? null, durationSeconds: body.duration },
+        }),
+      ),
+    auth,
+  );
+
+  route(app, contracts.videos, async ({ user, query }) => videos.list(user.id, query), auth);
+  route(
+    app,
+    contracts.deleteVideo,
+    async ({ user, params }) => {
+      await videos.delete(user.id, params.id);
+      return { deleted: true as const };
+    },
+    auth,
+  );
+
+  route(app, contracts.tools, async () => ({
+    tools: tools.catalogue(TOOLS),
+    aspect_ratios: [...PRODUCT_ASPECT_RATIOS],
+    upscale_factors: [...UPSCALE_FACTORS],
+    animate_durations: [...ANIMATE_DURATIONS],
+    upload_max_bytes: deps.uploads.maxBytes,
+    upload_max_pixels: deps.uploads.maxPixels,
+    pricing: { upscale_4x_multiplier: UPSCALE_4X_MULTIPLIER, animate_per_second: true },
+  }));
+}

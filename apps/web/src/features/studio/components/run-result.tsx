@@ -1,0 +1,185 @@
+import { useEffect, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { ImageView, Tool } from '@lumina/contracts';
+import { Spinner } from '@/components/ui/spinner';
+import { useToolResults } from '../api/list-images';
+import { useVideos, videosQueryKey } from '../api/list-videos';
+import { inputUrl, type PickedInput, type ToolRun } from '../stores/studio-store';
+import { BeforeAfter } from './before-after';
+import { ResultActions } from './result-actions';
+import type { RunState } from './run-progress';
+import { VideoFacts, VideoPlayer } from './video-list';
+
+/** What shows an input in a result: its preview, or the stored copy when the preview could not be made. */
+function sourceUrl(input: PickedInput | undefined): string | null {
+  if (!input) return null;
+  return inputUrl(input) ?? (input.source === 'file' ? (input.uploaded?.url ?? null) : null);
+}
+
+function sourceSize(input: PickedInput | undefined) {
+  if (!input) return null;
+  if (input.source === 'image') return { width: input.image.width, height: input.image.height };
+  if (input.uploaded) return { width: input.uploaded.width, height: input.uploaded.height };
+  return input.width && input.height ? { width: input.width, height: input.height } : null;
+}
+
+function Figure({
+  label,
+  url,
+  testId,
+  children,
+}: {
+  label: string;
+  url: string | null;
+  testId?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <figure className="flex flex-col gap-1.5">
+      <div className="flex aspect-square items-center justify-center overflow-hidden rounded-2xl bg-zinc-100 dark:bg-zinc-800">
+        {url && <img src={url} alt={label} data-testid={testId} className="size-full object-contain" />}
+      </div>
+      <figcaption className="text-xs text-zinc-500 dark:text-zinc-400">
+        <span className="font-semibold text-zinc-700 dark:text-zinc-300">{label}</span>
+        {children}
+      </figcaption>
+    </figure>
+  );
+}
+
+/** A finished run's output: compared with the original (edit, upscale), beside its inputs, or as a video. */
+export function RunResult({
+  run,
+  job,
+  onUseAs,
+}: {
+  run: ToolRun;
+  job: RunState;
+  onUseAs: (tool: Tool, image: ImageView) => void;
+}) {
+  if (run.tool === 'animate') return <AnimateResult run={run} job={job} />;
+  return <ImageResult run={run} job={job} onUseAs={onUseAs} />;
+}
+
+function ImageResult({
+  run,
+  job,
+  onUseAs,
+}: {
+  run: ToolRun;
+  job: RunState;
+  onUseAs: (tool: Tool, image: ImageView) => void;
+}) {
+  const { t } = useTranslation();
+  const results = useToolResults(job.id, job.image_ids);
+  if (job.status !== 'succeeded' && job.image_ids.length === 0) return null;
+  if (results.isError)
+    return (
+      <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+        {results.error.message}
+      </p>
+    );
+  const image = results.data?.items[0];
+  if (!image)
+    return (
+      <div className="flex items-center gap-2 py-6 text-sm text-zinc-500 dark:text-zinc-400" aria-busy="true">
+        <Spinner className="size-4" />
+        {t('studio.run.loadingResult')}
+      </div>
+    );
+
+  const [first, second] = run.inputs;
+  const resultSize = t('studio.result.size', { width: image.width, height: image.height });
+  let body: ReactNode;
+  if (run.tool === 'edit' || run.tool === 'upscale') {
+    const before = sourceUrl(first);
+    const from = sourceSize(first);
+    body = (
+      <>
+        {before ? (
+          <BeforeAfter before={before} after={image.url} width={image.width} height={image.height} />
+        ) : (
+          <Figure label={t('studio.result.result')} url={image.url} testId="result-image" />
+        )}
+        <p className="text-sm text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="result-size">
+          {run.tool === 'upscale' && from
+            ? t('studio.result.upscaled', {
+                from: t('studio.result.size', from),
+                to: resultSize,
+                factor: run.factor ?? 2,
+              })
+            : resultSize}
+        </p>
+      </>
+    );
+  } else {
+    const sources =
+      run.tool === 'product_holding'
+        ? [
+            { label: t('studio.result.person'), input: first },
+            { label: t('studio.result.product'), input: second },
+          ]
+        : [{ label: t('studio.result.style'), input: first }];
+    body = (
+      <div className={`grid gap-3 ${sources.length === 2 ? 'grid-cols-2 sm:grid-cols-3' : 'grid-cols-2'}`}>
+        {sources.map((source) => (
+          <Figure key={source.label} label={source.label} url={sourceUrl(source.input)} />
+        ))}
+        <div className={sources.length === 2 ? 'col-span-2 sm:col-span-1' : ''}>
+          <Figure label={t('studio.result.result')} url={image.url} testId="result-image">
+            {' · '}
+            <span data-testid="result-size" className="tabular-nums">
+              {resultSize}
+              {run.aspectRatio ? ` · ${run.aspectRatio}` : ''}
+            </span>
+          </Figure>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-4" data-testid="run-result" data-image-id={image.id}>
+      {body}
+      <ResultActions image={image} onUseAs={onUseAs} />
+    </div>
+  );
+}
+
+function AnimateResult({ run, job }: { run: ToolRun; job: RunState }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const videos = useVideos();
+  const video = videos.data?.items.find((item) => item.id === run.jobId);
+  const done = job.status === 'succeeded';
+  // The list learns about the new video from the job feed: refresh it when the job starts and when it ends.
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: videosQueryKey });
+  }, [queryClient, job.status, run.jobId]);
+
+  if (!done) return null;
+  if (!video?.url)
+    return (
+      <div className="flex items-center gap-2 py-6 text-sm text-zinc-500 dark:text-zinc-400" aria-busy="true">
+        <Spinner className="size-4" />
+        {t('studio.run.loadingResult')}
+      </div>
+    );
+  return (
+    <div className="flex flex-col gap-2" data-testid="run-result">
+      <VideoPlayer video={video} preload="auto" testId="result-video" />
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        <VideoFacts video={video} testId="result-size" />
+      </p>
+      {video.url && (
+        <a
+          href={video.url}
+          download={`lumina-video-${video.id.slice(0, 8)}.mp4`}
+          className="self-start rounded-xl border border-zinc-300 px-3 py-1.5 text-sm font-semibold hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+        >
+          {t('studio.videos.download')}
+        </a>
+      )}
+    </div>
+  );
+}
