@@ -19,4 +19,10 @@ export const signedFileContract = defineContract({
     download: z.string().max(200).optional(),
   }),
   response: z.unknown().describe('The file bytes, with its content type'),
+  responses: {
+    206: z
+      .unknown()
+      .describe('The requested byte range (a `Range: bytes=a-b` request, e.g. from a video player)'),
+    416: z.unknown().describe('The range starts past the end of the file'),
+  },
 });

@@ -370,6 +370,19 @@ describe(`image tools on ${testDb}`, { timeout: 180_000 }, () => {
     expect(mp4.type).toBe('video/mp4');
     expect(mp4.bytes.subarray(4, 8).toString()).toBe('ftyp');
     expect(mp4.bytes.length).toBe(video.bytes);
+    // Players seek with byte ranges.
+    const head = await env.app.inject({ method: 'GET', url: video.url!, headers: { range: 'bytes=0-99' } });
+    expect(head.statusCode).toBe(206);
+    expect(head.headers['content-range']).toBe(`bytes 0-99/${video.bytes}`);
+    expect(head.rawPayload.equals(mp4.bytes.subarray(0, 100))).toBe(true);
+    const tail = await env.app.inject({ method: 'GET', url: video.url!, headers: { range: 'bytes=-10' } });
+    expect(tail.rawPayload.equals(mp4.bytes.subarray(-10))).toBe(true);
+    const past = await env.app.inject({
+      method: 'GET',
+      url: video.url!,
+      headers: { range: `bytes=${video.bytes! + 5}-` },
+    });
+    expect(past.statusCode).toBe(416);
     const poster = await fetchBytes(env, video.poster_url!);
     expect((await sharp(poster.bytes).metadata()).format).toBe('jpeg');
 
