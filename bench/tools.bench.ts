@@ -185,8 +185,8 @@ const body = [
   ),
   '',
   'How: upscale is one libvips pipeline (Lanczos-3 resize, unsharp mask, encode); above 4 MP it writes a',
-  'quality-95 JPEG with full-resolution colour, because a 16-megapixel PNG takes seconds to compress and',
-  'weighs tens of megabytes. Animate scales the image once so the tightest crop is the output size, draws',
+  'quality-95 JPEG with full-resolution colour: at 4096² a PNG of the same render is 23 MB against 3.5 MB,',
+  'and about 0.5 s slower to encode. Animate scales the image once so the tightest crop is the output size, draws',
   'each frame with sub-pixel bilinear sampling in JavaScript and pipes raw RGB to ffmpeg (libx264',
   '`veryfast`, CRF 20, yuv420p, `+faststart`), which encodes on the second core while the next frame is drawn.',
 ].join('\n');

@@ -3,7 +3,7 @@ import { inArray } from 'drizzle-orm';
 import type { InputImage, ToolRequest } from '../../adapters/providers/image-tools.ts';
 import type { ToolRegistry } from '../../adapters/providers/tools-catalogue.ts';
 import { ProviderError } from '../../adapters/providers/text-to-image.ts';
-import { posterFrame, probeVideo } from '../../adapters/media/video.ts';
+import { posterFrame, probeVideo, VideoError } from '../../adapters/media/video.ts';
 import type { Storage } from '../../adapters/storage/index.ts';
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { images, videos, type JobRow } from '../../db/schema/index.ts';
@@ -102,8 +102,16 @@ export class ToolJobs {
   /** Probes the MP4 (never trusting the vendor's claims), makes the poster and stores both. */
   async storeVideo(job: JobRow, bytes: Buffer): Promise<StoredVideo> {
     const { storage, ffmpegPath } = this.deps;
-    const probe = await probeVideo(ffmpegPath, bytes);
-    const poster = await posterFrame(ffmpegPath, bytes);
+    let probe, poster;
+    try {
+      probe = await probeVideo(ffmpegPath, bytes);
+      poster = await posterFrame(ffmpegPath, bytes);
+    } catch (err) {
+      // A video we cannot read will not become readable on a retry: fail (and refund) at once.
+      if (err instanceof VideoError)
+        throw new ProviderError(err.message, 'rejected', err.userMessage, { cause: err });
+      throw err;
+    }
     const id = randomUUID();
     const keys = videoKeys(job.userId, id);
     await storage.put(keys.video, bytes, { contentType: 'video/mp4' });

@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import sharp from 'sharp';
 import type { AnimateRequest, ProviderVideo } from '../../image-tools.ts';
 import { ProviderError } from '../../text-to-image.ts';
 import { FfmpegAbortedError, runFfmpeg } from '../../../media/video.ts';
@@ -141,13 +140,7 @@ export async function animateImage(
   const k = (outW * maxZoom) / baseW;
   const srcW = Math.round(inW * k);
   const srcH = Math.round(inH * k);
-  const decoded = await decodeInput(request.image, 'image');
-  const src = await sharp(decoded.data, {
-    raw: { width: decoded.width, height: decoded.height, channels: 3 },
-  })
-    .resize(srcW, srcH, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer();
+  const { data: src } = await decodeInput(request.image, 'image', { exact: { width: srcW, height: srcH } });
   const cropW0 = Math.min(srcW, srcH * outAspect);
   const cropH0 = cropW0 / outAspect;
 
@@ -309,11 +302,17 @@ export function sampleCrop(
       const b = row0 + x1s[i]!;
       const c = row1 + x0s[i]!;
       const d = row1 + x1s[i]!;
-      for (let k = 0; k < 3; k++) {
-        const top = src[a + k]! + (src[b + k]! - src[a + k]!) * fx;
-        const bottom = src[c + k]! + (src[d + k]! - src[c + k]!) * fx;
-        out[o++] = (top + (bottom - top) * fy + 0.5) | 0;
-      }
+      // Unrolled over R, G, B: this loop runs a million times a frame.
+      let top = src[a]! + (src[b]! - src[a]!) * fx;
+      let bottom = src[c]! + (src[d]! - src[c]!) * fx;
+      out[o] = (top + (bottom - top) * fy + 0.5) | 0;
+      top = src[a + 1]! + (src[b + 1]! - src[a + 1]!) * fx;
+      bottom = src[c + 1]! + (src[d + 1]! - src[c + 1]!) * fx;
+      out[o + 1] = (top + (bottom - top) * fy + 0.5) | 0;
+      top = src[a + 2]! + (src[b + 2]! - src[a + 2]!) * fx;
+      bottom = src[c + 2]! + (src[d + 2]! - src[c + 2]!) * fx;
+      out[o + 2] = (top + (bottom - top) * fy + 0.5) | 0;
+      o += 3;
     }
   }
 }

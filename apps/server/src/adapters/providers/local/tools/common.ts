@@ -62,6 +62,8 @@ export async function decodeInput(
     fit?: { width: number; height: number };
     /** Resizes and crops to exactly this size, keeping the most interesting part (sharp's attention strategy). */
     cover?: { width: number; height: number };
+    /** Resizes to exactly this size (Lanczos-3), stretching if the aspect ratio differs. */
+    exact?: { width: number; height: number };
   } = {},
 ): Promise<RawImage> {
   try {
@@ -75,6 +77,11 @@ export async function decodeInput(
       pipeline = pipeline.resize(options.cover.width, options.cover.height, {
         fit: 'cover',
         position: sharp.strategy.attention,
+      });
+    } else if (options.exact) {
+      pipeline = pipeline.resize(options.exact.width, options.exact.height, {
+        fit: 'fill',
+        kernel: 'lanczos3',
       });
     }
     const meta = await sharp(image.bytes).metadata();
