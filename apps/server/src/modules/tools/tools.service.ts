@@ -16,11 +16,9 @@ import { jobReference } from '../generation/generation.service.ts';
 import type { ProgressBus } from '../generation/progress.bus.ts';
 import type { ToolJobInput } from './tool-recipe.ts';
 
-/** A file from a multipart form (or fetched from a URL), not yet checked. */
-export interface IncomingFile {
-  filename: string;
-  bytes: Buffer;
-}
+import type { IncomingFile } from '../uploads/multipart.ts';
+
+export type { IncomingFile };
 
 /** One input of a tool: an image the person already has, or a new upload under a form field name. */
 export type ToolSource = { imageId: string } | { file: IncomingFile; field: string };

@@ -168,7 +168,7 @@ describe('normaliseUpload', () => {
     expect((await normaliseUpload(opaqueWithAlpha, { maxPixels })).contentType).toBe('image/jpeg');
   });
 
-  it('reads 16-bit PNGs as 8-bit sRGB', async () => {
+  it('reads 16-bit PNGs (with and without alpha) as 8-bit sRGB', async () => {
     const png16 = await sharp({
       create: { width: 20, height: 20, channels: 4, background: { r: 200, g: 100, b: 50, alpha: 0.5 } },
     })
@@ -180,6 +180,33 @@ describe('normaliseUpload', () => {
     expect(out.contentType).toBe('image/png');
     expect(near(await pixelAt(out.bytes, 5, 5), { r: 200, g: 100, b: 50 }, 3)).toBe(true);
     expect(Math.abs((await pixelAt(out.bytes, 5, 5)).a - 128)).toBeLessThanOrEqual(1);
+
+    const opaque16 = await sharp(await photo('png'))
+      .toColourspace('rgb16')
+      .png()
+      .toBuffer();
+    expect((await sharp(opaque16).metadata()).depth).toBe('ushort');
+    const fromOpaque = await normaliseUpload(opaque16, { maxPixels });
+    expect(fromOpaque.contentType).toBe('image/jpeg');
+    expect(near(await pixelAt(fromOpaque.bytes, 10, 40), RED, 5)).toBe(true);
+  });
+
+  it('converts a CMYK JPEG to sRGB', async () => {
+    const cmyk = await sharp(await photo('png'))
+      .toColourspace('cmyk')
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    expect((await sharp(cmyk).metadata()).space).toBe('cmyk');
+    const out = await normaliseUpload(cmyk, { maxPixels });
+    const meta = await sharp(out.bytes).metadata();
+    expect([meta.space, meta.channels]).toEqual(['srgb', 3]);
+    // Through CMYK the colours lose some gamut; they stay clearly red and blue.
+    const left = await pixelAt(out.bytes, 10, 40);
+    const right = await pixelAt(out.bytes, 110, 40);
+    expect(left.r).toBeGreaterThan(200);
+    expect(Math.max(left.g, left.b)).toBeLessThan(60);
+    expect(right.b).toBeGreaterThan(120);
+    expect(right.r).toBeLessThan(60);
   });
 
   it('refuses files that are not images, whatever they are called', async () => {

@@ -27,7 +27,7 @@ export interface NormaliseOptions {
   /**
    * Upright sRGB/greyscale JPEGs keep their compressed data and only lose their metadata segments
    * (jpeg-markers.ts) instead of being decoded and re-encoded: no generation loss, and for a
-   * 12-megapixel photo ~40 ms instead of ~140 ms (bench/upload.bench.ts). On by default; the bench
+   * 12-megapixel photo ~40 ms instead of ~85 ms (bench/upload.bench.ts). On by default; the bench
    * turns it off to measure the re-encoding path.
    */
   jpegPassthrough?: boolean;

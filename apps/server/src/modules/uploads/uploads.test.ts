@@ -177,6 +177,25 @@ describe(`uploads on ${testDb}`, () => {
     const res = await upload(env, dave, many);
     expect([400, 413]).toContain(res.statusCode);
 
+    // Malformed bodies: no boundary in the header, and a form cut off in the middle of the file.
+    const auth = { authorization: `Bearer ${dave.accessToken}` };
+    const noBoundary = await env.app.inject({
+      method: 'POST',
+      url: '/api/images/upload',
+      headers: { ...auth, 'content-type': 'multipart/form-data' },
+      payload: 'whatever',
+    });
+    expect(noBoundary.statusCode).toBe(400);
+    expect(noBoundary.json().detail).toBe('The form data is incomplete or malformed; please send it again.');
+    const whole = multipartForm([file(png)]);
+    const cutOff = await env.app.inject({
+      method: 'POST',
+      url: '/api/images/upload',
+      headers: { ...auth, ...whole.headers },
+      payload: whole.payload.subarray(0, whole.payload.length - 60),
+    });
+    expect(cutOff.statusCode).toBe(400);
+
     const json = await dave.call('POST', '/api/images/upload', { file: 'not multipart' });
     expect(json.statusCode).toBe(415);
     expect(json.json()).toMatchObject({
@@ -273,7 +292,13 @@ describe(`upload size limit on ${testDb}`, () => {
 
   it('refuses a file over the limit with 413 and stores nothing', async () => {
     const big = await sharp({
-      create: { width: 300, height: 300, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+      create: {
+        width: 300,
+        height: 300,
+        channels: 3,
+        background: '#000000',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
     })
       .png()
       .toBuffer();
@@ -299,6 +324,22 @@ describe(`upload size limit on ${testDb}`, () => {
     });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { detail: string }).detail).toBe('file is larger than the 64 KB limit.');
+
+    // Refused at the first part, with a large file still to come: the answer names the first problem.
+    // If the rest were left unread, the stalled request would also hold app.close() in afterAll.
+    const unknownFirst = multipartForm([
+      { name: 'caption', data: 'hello' },
+      file(Buffer.alloc(4 * 1024 * 1024, 0xab), 'huge.jpg'),
+    ]);
+    const refused = await fetch(`${env.baseUrl}/api/images/upload`, {
+      method: 'POST',
+      headers: { ...unknownFirst.headers, authorization: `Bearer ${frank.accessToken}` },
+      body: unknownFirst.payload,
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(
+      /"caption" is not a field of this form/,
+    );
 
     const small = multipartForm([file(await photo('jpeg', 32, 32))]);
     const ok = await fetch(`${env.baseUrl}/api/images/upload`, {
