@@ -133,7 +133,12 @@ export const EnvSchema = z
     WELCOME_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(50),
     // Uploads and image tools (modules/uploads, modules/tools).
     /** Largest accepted upload, in bytes (each file of a multipart form). */
-    UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(20 * 1024 * 1024),
+    UPLOAD_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(200 * 1024 * 1024)
+      .default(20 * 1024 * 1024),
     /** Largest accepted image in pixels (width × height): decompression bombs stop here, before decoding. */
     UPLOAD_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(64_000_000),
     /**

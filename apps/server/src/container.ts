@@ -19,7 +19,11 @@ import { defaultFfmpegPath } from './adapters/media/video.ts';
 import { LocalImageTools } from './adapters/providers/local/tools/local.image-tools.ts';
 import { createFalImageTools } from './adapters/providers/fal/fal.image-tools.ts';
 import { createReplicateImageTools } from './adapters/providers/replicate/replicate.image-tools.ts';
-import { BUILT_IN_TOOL_MODELS, ToolRegistry, type ToolAdapters } from './adapters/providers/tools-catalogue.ts';
+import {
+  BUILT_IN_TOOL_MODELS,
+  ToolRegistry,
+  type ToolAdapters,
+} from './adapters/providers/tools-catalogue.ts';
 import { CreditLedger } from './modules/credits/credit-ledger.service.ts';
 import { ToolJobs } from './modules/tools/tool-jobs.ts';
 import { ToolsService } from './modules/tools/tools.service.ts';

@@ -53,7 +53,9 @@ export class GenerationService {
     private readonly models: ModelResolver,
     private readonly bus: ProgressBus,
     /** The image-tool adapters, to cancel a running tool job at its provider. */
-    private readonly toolAdapters?: (provider: string) => { cancel: TextToImageProvider['cancel'] } | undefined,
+    private readonly toolAdapters?: (
+      provider: string,
+    ) => { cancel: TextToImageProvider['cancel'] } | undefined,
   ) {}
 
   async create(userId: string, input: PromptInput) {
@@ -145,7 +147,8 @@ export class GenerationService {
     }
     let refund = job.status === 'queued';
     if (job.status === 'running' && job.providerRequestId) {
-      const provider = job.kind === 'generate' ? this.tryResolve(job).provider : this.toolAdapters?.(job.provider);
+      const provider =
+        job.kind === 'generate' ? this.tryResolve(job).provider : this.toolAdapters?.(job.provider);
       refund = (await provider?.cancel(job.providerRequestId, job.providerModel).catch(() => false)) ?? false;
     }
     const done = await this.finish(job, 'cancelled', { refund, error: null });

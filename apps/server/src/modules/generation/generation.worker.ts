@@ -73,7 +73,8 @@ export class GenerationWorker {
       execute = await this.executorFor(job);
     } catch (err) {
       if (!(err instanceof AppError) && !(err instanceof ProviderError)) throw err;
-      const reason = err instanceof AppError ? err.userMessage : `${err.userMessage} Your credits were refunded.`;
+      const reason =
+        err instanceof AppError ? err.userMessage : `${err.userMessage} Your credits were refunded.`;
       await this.deps.service.finish(job, 'failed', { refund: true, error: reason });
       throw new NonRetryableError(reason);
     }
