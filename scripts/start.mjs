@@ -28,7 +28,13 @@ const stale =
 
 if (stale && process.env.SKIP_WEB_BUILD !== '1') {
   console.log('Building the web app…');
-  const build = spawnSync('npm', ['run', 'build', '-w', '@lumina/web'], { cwd: root, stdio: 'inherit' });
+  // Always a production bundle: a NODE_ENV of test or development here would make Vite ship React's
+  // development build (jsxDEV) to the browser.
+  const build = spawnSync('npm', ['run', 'build', '-w', '@lumina/web'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

@@ -206,7 +206,7 @@ export class ToolRegistry {
           available,
           unavailableReason: available
             ? null
-            : `this server has no ${VENDOR_LABEL[m.provider]} key configured.`,
+            : `This server has no ${VENDOR_LABEL[m.provider]} key configured.`,
         };
       });
   }

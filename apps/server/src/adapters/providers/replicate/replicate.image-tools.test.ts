@@ -220,14 +220,19 @@ describe('Replicate image tools through the replicate client against the fake AP
       const spec = cases[name]!;
       if (spec.scenario) fake.scenario(spec.scenario);
       const request = spec.request();
+      // A community model runs at a pinned version (`owner/name:version`) through POST /v1/predictions.
+      const [modelName, version] = request.providerModel.split(':') as [string, string | undefined];
+      if (version) fake.versions.set(version, modelName);
       const uploadsBefore = fake.uploads.length;
       const { ctx, submitted } = context();
       const result = await adapter().run(request, ctx);
 
       expect(submitted).toEqual([result.requestId]);
       const prediction = fake.predictions.get(result.requestId)!;
-      expect(prediction.model).toBe(request.providerModel);
-      expect(creates().at(-1)!.path).toBe(`/v1/models/${request.providerModel}/predictions`);
+      expect(prediction.model).toBe(modelName);
+      expect(creates().at(-1)!.path).toBe(
+        version ? '/v1/predictions' : `/v1/models/${modelName}/predictions`,
+      );
 
       // Each input image was uploaded (as a named PNG) and the model input carries that file's URL.
       const expected = spec.uploads();

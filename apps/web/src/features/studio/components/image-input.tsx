@@ -20,12 +20,15 @@ import { ACCEPTED_FILES, checkFile, formatBytes, type FileProblem } from '../uti
 export function ImageInput({
   slot,
   maxBytes,
+  maxPixels,
   onChooseFromGallery,
   compact = false,
 }: {
   slot: InputSlot;
   /** The server's upload limit (GET /api/tools). */
   maxBytes: number;
+  /** The server's pixel limit: a picture over it is refused once its preview shows its size. */
+  maxPixels?: number;
   onChooseFromGallery: () => void;
   compact?: boolean;
 }) {
@@ -108,7 +111,7 @@ export function ImageInput({
             <label
               htmlFor={`${ids}-file`}
               data-testid={`input-drop-${slot}`}
-              className="flex w-full cursor-pointer flex-col items-center gap-2 rounded-xl px-2 py-2 hover:bg-zinc-50 has-focus-visible:outline-2 has-focus-visible:outline-brand-500 dark:hover:bg-zinc-800/60"
+              className="relative flex w-full cursor-pointer flex-col items-center gap-2 rounded-xl px-2 py-2 hover:bg-zinc-50 has-focus-visible:outline-2 has-focus-visible:outline-brand-500 dark:hover:bg-zinc-800/60"
             >
               <span className="flex size-10 items-center justify-center rounded-xl bg-brand-100 text-xl text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">
                 <ImagesIcon />
@@ -120,8 +123,8 @@ export function ImageInput({
                 </span>
                 <span className="sr-only"> ({label})</span>
               </span>
+              {fileInput}
             </label>
-            {fileInput}
             <button
               type="button"
               onClick={onChooseFromGallery}
@@ -146,6 +149,17 @@ export function ImageInput({
                   onLoad={(e) => {
                     if (input.source !== 'file') return;
                     const img = e.currentTarget;
+                    if (maxPixels && img.naturalWidth * img.naturalHeight > maxPixels) {
+                      setProblem(
+                        t('studio.input.problems.tooManyPixels', {
+                          width: img.naturalWidth,
+                          height: img.naturalHeight,
+                          limit: Math.floor(maxPixels / 1_000_000),
+                        }),
+                      );
+                      studioStore.getState().setInput(slot, null);
+                      return;
+                    }
                     studioStore.getState().patchFileInput(slot, input.key, {
                       width: img.naturalWidth,
                       height: img.naturalHeight,
@@ -186,12 +200,12 @@ export function ImageInput({
               <div className="mt-auto flex flex-wrap gap-2 pt-1">
                 <label
                   htmlFor={`${ids}-file`}
-                  className="cursor-pointer rounded-lg border border-zinc-300 px-2.5 py-1 text-xs font-semibold hover:bg-zinc-100 has-focus-visible:outline-2 dark:border-zinc-700 dark:hover:bg-zinc-800"
+                  className="relative cursor-pointer rounded-lg border border-zinc-300 px-2.5 py-1 text-xs font-semibold hover:bg-zinc-100 has-focus-visible:outline-2 has-focus-visible:outline-brand-500 dark:border-zinc-700 dark:hover:bg-zinc-800"
                 >
                   {t('studio.input.replace')}
                   <span className="sr-only"> ({label})</span>
+                  {fileInput}
                 </label>
-                {fileInput}
                 <button
                   type="button"
                   onClick={onChooseFromGallery}

@@ -22,9 +22,6 @@ export function toolFromParam(value: string | null): Tool {
   return TOOLS.includes(value as Tool) ? (value as Tool) : 'edit';
 }
 
-/** The link to a tool's tab, e.g. from the gallery: `/studio?tool=upscale`. */
-export const studioToolSearch = (tool: Tool) => `?tool=${tool}`;
-
 export interface StudioViewProps {
   balance: number | undefined;
   /** The user's jobs from the progress feed (the page keeps it live). */
@@ -80,11 +77,7 @@ export function StudioView({ balance, jobs, onCreditsChanged, onJobStarted }: St
 
   return (
     <div className="flex flex-col gap-6">
-      <div
-        role="tablist"
-        aria-label={t('studio.tabsLabel')}
-        className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-1"
-      >
+      <div role="tablist" aria-label={t('studio.tabsLabel')} className="flex flex-wrap gap-1">
         {TOOLS.map((item) => {
           const selected = item === tool;
           return (

@@ -301,6 +301,81 @@ describe('studio tools', () => {
     expect(within(failed).getByTestId('run-refunded').textContent).toBe('Your 1 credit was refunded.');
   });
 
+  it("learns a local file's pixel size from its preview, and refuses one over the pixel limit", async () => {
+    renderStudio();
+    await openTool(s.tools.upscale.name);
+    const pick = async (name: string, width: number, height: number) => {
+      fireEvent.change(screen.getByTestId('input-file-upscale'), {
+        target: { files: [png(name, 3 * 1024, 'image/jpeg')] },
+      });
+      const img = await screen.findByTestId('input-preview-upscale');
+      Object.defineProperty(img, 'naturalWidth', { value: width, configurable: true });
+      Object.defineProperty(img, 'naturalHeight', { value: height, configurable: true });
+      fireEvent.load(img);
+    };
+    await pick('photo.jpg', 300, 200);
+    expect(screen.getByTestId('input-meta-upscale').textContent).toBe('3 KB · 300 × 200 px');
+    expect(screen.getByTestId('upscale-target').textContent).toBe('300 × 200 px becomes 600 × 400 px');
+
+    await pick('panorama.jpg', 10_000, 6_000);
+    expect(screen.getByTestId('input-problem-upscale').textContent).toBe(
+      'This picture is 10000 × 6000 px, more than the 50 megapixels we can work with. Resize it and try again.',
+    );
+    expect(screen.getByTestId('image-input-upscale').dataset.filled).toBe('false');
+  });
+
+  it('sends product holding with a file for one side and a gallery id for the other; copy style sends the gallery image as a file', async () => {
+    const product = fakeImage({ prompt: 'red bottle', width: 256, height: 256 });
+    server.route('GET', '/api/images', (_req, res) =>
+      json(res, 200, { items: [product], next_cursor: null }),
+    );
+    server.route('GET', product.url, (_req, res) =>
+      res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])),
+    );
+    const accepted = (id: string) => (_req: unknown, res: Parameters<typeof json>[0]) =>
+      json(res, 202, { job_id: id, status: 'queued', cost: 2, balance: 5 });
+    server.route(
+      'POST',
+      '/api/generate/falai/product_holding',
+      accepted('10000000-0000-4000-8000-000000000003'),
+    );
+    server.route('POST', '/api/copy_style', accepted('10000000-0000-4000-8000-000000000004'));
+    renderStudio();
+
+    await openTool(s.tools.product_holding.name);
+    expect(why()).toBe(s.form.blocked.noPerson);
+    fireEvent.change(screen.getByTestId('input-file-person'), {
+      target: { files: [png('me.jpg', 900, 'image/jpeg')] },
+    });
+    await waitFor(() => expect(why()).toBe(s.form.blocked.noProduct));
+    fireEvent.click(screen.getByRole('button', { name: `Choose from gallery for ${s.input.product}` }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Use red bottle' }));
+    fireEvent.click(screen.getByRole('radio', { name: '9:16' }));
+    expect(submit().textContent).toBe('Create · 2 credits');
+    fireEvent.click(submit());
+    await screen.findByTestId('run-progress');
+    const form = requestsTo('/api/generate/falai/product_holding')[0]?.body ?? '';
+    expect(form).toMatch(/name="aspect_ratio"\r\n\r\n9:16\r\n/);
+    expect(form).toMatch(new RegExp(`name="product_image_id"\\r\\n\\r\\n${product.id}\\r\\n`));
+    expect(form).toContain('name="person_file"; filename="me.jpg"');
+    expect(form).not.toContain('name="person_image_id"');
+    expect(form).not.toContain('name="product_file"');
+    expect(requestsTo('/api/images/upload')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('tab', { name: s.tools.copy_style.name }));
+    fireEvent.click(
+      await screen.findByRole('button', { name: `Choose from gallery for ${s.input.copy_style}` }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Use red bottle' }));
+    fireEvent.change(screen.getByLabelText(s.form.description), { target: { value: 'a lighthouse' } });
+    fireEvent.click(submit());
+    await screen.findByTestId('run-progress');
+    const style = requestsTo('/api/copy_style')[0]?.body ?? '';
+    expect(style).toMatch(/name="description"\r\n\r\na lighthouse\r\n/);
+    expect(style).toMatch(/name="image"; filename="image-[0-9a-f]{8}\.png"\r\nContent-Type: image\/png/);
+    expect(requestsTo(product.url)).toHaveLength(1);
+  });
+
   it('plays finished videos inline and deletes one after a confirmation', async () => {
     const video = (patch: Partial<VideoView>): VideoView => ({
       id: '20000000-0000-4000-8000-000000000001',

@@ -27,9 +27,9 @@ export function ToolModelPicker({
   const { t } = useTranslation();
   const ordered = [...models].sort((a, b) => Number(b.available) - Number(a.available));
   return (
-    <fieldset>
+    <fieldset className="min-w-0">
       <legend className="mb-2 text-sm font-semibold">{t('studio.form.model')}</legend>
-      <div className="grid gap-2">
+      <div className="grid grid-cols-1 gap-2">
         {ordered.map((model) => {
           const checked = model.id === value;
           const reasonId = `${name}-reason-${model.id}`;
@@ -55,7 +55,7 @@ export function ToolModelPicker({
                 className="sr-only"
               />
               <span className="flex items-center justify-between gap-2">
-                <span className="truncate text-sm font-semibold">{model.display_name}</span>
+                <span className="min-w-0 truncate text-sm font-semibold">{model.display_name}</span>
                 <span className="shrink-0 text-xs font-medium text-zinc-500 tabular-nums dark:text-zinc-400">
                   {perSecond
                     ? t('studio.form.perSecond', { count: model.credit_cost })

@@ -133,7 +133,7 @@ function Choice<T extends string | number>({
   onChange: (option: T) => void;
 }) {
   return (
-    <fieldset>
+    <fieldset className="min-w-0">
       <legend className="mb-2 text-sm font-semibold">{legend}</legend>
       <div className="flex flex-wrap gap-2">
         {options.map((option) => (
@@ -223,13 +223,14 @@ export function ToolPanel({
       key={slot}
       slot={slot}
       maxBytes={catalogue.upload_max_bytes}
+      maxPixels={catalogue.upload_max_pixels}
       onChooseFromGallery={() => setPicking(slot)}
       compact={tool === 'product_holding'}
     />
   );
 
   return (
-    <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,27rem)_minmax(0,1fr)]">
+    <div className="grid grid-cols-1 items-start gap-8 lg:grid-cols-[minmax(0,27rem)_minmax(0,1fr)]">
       <section
         aria-labelledby={`${ids}-form`}
         className="rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 dark:border-zinc-800 dark:bg-zinc-900"
@@ -239,9 +240,7 @@ export function ToolPanel({
         </h2>
         <form onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid={`tool-form-${tool}`}>
           {tool === 'product_holding' ? (
-            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1 xl:grid-cols-2">
-              {slots.map(inputFor)}
-            </div>
+            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">{slots.map(inputFor)}</div>
           ) : (
             slots.map(inputFor)
           )}

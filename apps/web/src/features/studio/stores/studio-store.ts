@@ -7,7 +7,6 @@ import {
   type JobStatus,
   type Tool,
 } from '@lumina/contracts';
-import { ApiError } from '@/lib/api-client';
 import { convertPreview } from '../api/convert-preview';
 import { previewMode } from '../utils/file-input';
 
@@ -208,7 +207,7 @@ async function convert(slot: InputSlot, input: FileInput, store: StudioStore) {
     if (store.getState().inputs[slot]?.key !== input.key && ownedUrls.delete(url)) URL.revokeObjectURL(url);
   } catch (error) {
     if (controller.signal.aborted) return;
-    const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
     store.getState().patchFileInput(slot, input.key, { preview: { status: 'failed', message } });
   } finally {
     conversions.delete(input.key);

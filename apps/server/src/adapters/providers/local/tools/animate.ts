@@ -185,9 +185,13 @@ export async function animateImage(
         const cx = move.x[0] + (move.x[1] - move.x[0]) * t;
         const cy = move.y[0] + (move.y[1] - move.y[0]) * t;
         sampleCrop(src, srcW, srcH, (srcW - cw) * cx, (srcH - ch) * cy, cw, ch, frame, outW, outH);
-        pending[slot] = new Promise<void>((resolve, reject) =>
+        const written = new Promise<void>((resolve, reject) =>
           stdin.write(frame, (error) => (error ? reject(error) : resolve())),
         );
+        // Awaited above or below, but a cancel can leave the other slot's write un-awaited: when
+        // ffmpeg is killed that write fails with EPIPE, which must not become an unhandled rejection.
+        written.catch(() => {});
+        pending[slot] = written;
         // Let I/O run (ffmpeg's progress, an abort) between frames.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }

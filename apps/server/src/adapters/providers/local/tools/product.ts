@@ -34,6 +34,49 @@ const PRODUCT_BOTTOM = 0.93;
 /** Product photos are cut out at this size at most (enough for a product 40% of a 4K frame tall). */
 const CUTOUT_MAX_SIDE = 1600;
 
+/** Past this mismatch between the person photo's shape and the frame's, cropping would lose the person. */
+const MAX_CROP_MISMATCH = 1.3;
+
+/**
+ * A portrait photo cropped to 16:9 keeps only a band across the face, and the product then covers the
+ * mouth. When the shapes differ this much, the whole photo is fitted into the frame over a blurred,
+ * dimmed fill of itself (how product shots are usually extended); otherwise it is cropped as it is.
+ */
+async function frameThePerson(person: ProductHoldingRequest['person'], W: number, H: number) {
+  const mismatch = Math.max(person.width / person.height / (W / H), W / H / (person.width / person.height));
+  if (mismatch <= MAX_CROP_MISMATCH) return person;
+  try {
+    const [backdrop, fitted] = await Promise.all([
+      sharp(person.bytes)
+        .rotate()
+        .resize(W, H, { fit: 'cover' })
+        .blur(Math.max(8, W / 40))
+        .modulate({ brightness: 0.8 })
+        .png()
+        .toBuffer(),
+      sharp(person.bytes)
+        .rotate()
+        .resize(W, H, { fit: 'inside' })
+        .png()
+        .toBuffer({ resolveWithObject: true }),
+    ]);
+    const bytes = await sharp(backdrop)
+      .composite([
+        {
+          input: fitted.data,
+          left: Math.round((W - fitted.info.width) / 2),
+          top: Math.round((H - fitted.info.height) / 2),
+        },
+      ])
+      .png()
+      .toBuffer();
+    return { bytes, contentType: 'image/png', width: W, height: H };
+  } catch {
+    // Unreadable: decodeInput reports it in words below.
+    return person;
+  }
+}
+
 export type CutoutMethod = 'alpha' | 'background' | 'whole';
 
 export interface Cutout {
@@ -58,7 +101,9 @@ export async function productHolding(request: ProductHoldingRequest, run: ToolRu
     }
   }
   await run.progress(5, 'Framing the person');
-  const scene = await decodeInput(request.person, 'person image', { cover: { width: W, height: H } });
+  const scene = await decodeInput(await frameThePerson(request.person, W, H), 'person image', {
+    cover: { width: W, height: H },
+  });
 
   await run.progress(25, 'Cutting out the product');
   const product = await decodeInput(request.product, 'product image', {
