@@ -1,6 +1,8 @@
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { JobView } from '@lumina/contracts';
+import { useNavigate } from 'react-router';
+import type { ImageView, JobView, Tool } from '@lumina/contracts';
+import { paths } from '@/config/paths';
 import { PageHeader } from '@/components/layouts/page-header';
 import { useDocumentTitle } from '@/components/layouts/use-document-title';
 import { SparklesIcon } from '@/components/ui/icons';
@@ -9,6 +11,7 @@ import { JobResults } from '@/features/gallery/components/job-results';
 import { useModels } from '@/features/generate/api/get-models';
 import { GenerateStudio } from '@/features/generate/components/generate-studio';
 import { lockSeed, useRemix } from '@/features/generate/hooks/use-remix';
+import { sendToStudio } from '@/features/studio/stores/studio-store';
 
 /** The Generate page: composes the studio (generate), result cards (gallery) and the balance (credits). */
 export default function GenerateRoute() {
@@ -23,9 +26,25 @@ export default function GenerateRoute() {
     const names = new Map(models.data?.models.map((m) => [m.id, m.display_name]));
     return (id: string) => names.get(id);
   }, [models.data]);
+  const navigate = useNavigate();
+  const openInStudio = useCallback(
+    (tool: Tool, image: ImageView) => {
+      sendToStudio(tool, image);
+      void navigate(`${paths.studio}?tool=${tool}`);
+    },
+    [navigate],
+  );
   const renderResults = useCallback(
-    (job: JobView) => <JobResults job={job} onRemix={remix} onUseSeed={lockSeed} modelName={modelName} />,
-    [remix, modelName],
+    (job: JobView) => (
+      <JobResults
+        job={job}
+        onRemix={remix}
+        onUseSeed={lockSeed}
+        modelName={modelName}
+        onOpenInStudio={openInStudio}
+      />
+    ),
+    [remix, modelName, openInStudio],
   );
   return (
     <div className="flex flex-col gap-8">

@@ -8,6 +8,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useExampleCategories } from '../api/get-example-categories';
 import { useImages, type GalleryFilters, type GalleryTab } from '../api/list-images';
 import { useInfiniteSentinel } from '../hooks/use-infinite-sentinel';
+import type { OpenInStudio } from '../utils/tool-output';
 import { ImageGrid } from './image-grid';
 
 const TABS: readonly GalleryTab[] = ['all', 'saved', 'favorites', 'examples'];
@@ -17,6 +18,8 @@ export interface GalleryViewProps {
   models?: readonly { id: string; display_name: string }[];
   onRemix?: (image: ImageView) => void;
   onUseSeed?: (seed: number) => void;
+  /** Hands an image to a Studio tool; without it the lightbox offers no Studio actions. */
+  onOpenInStudio?: OpenInStudio;
 }
 
 /** Reads the gallery's tab, category and model from the URL, so a reload or a shared link shows the same view. */
@@ -41,7 +44,7 @@ function useGalleryFilters(): [GalleryFilters, (patch: Partial<GalleryFilters>) 
   return [filters, update];
 }
 
-export function GalleryView({ models, onRemix, onUseSeed }: GalleryViewProps) {
+export function GalleryView({ models, onRemix, onUseSeed, onOpenInStudio }: GalleryViewProps) {
   const { t } = useTranslation();
   const [filters, update] = useGalleryFilters();
   const modelName = useMemo(() => {
@@ -106,7 +109,13 @@ export function GalleryView({ models, onRemix, onUseSeed }: GalleryViewProps) {
 
       <div role="tabpanel" id="gallery-panel" aria-labelledby={`gallery-tab-${filters.tab}`}>
         <ErrorBoundary key={JSON.stringify(filters)}>
-          <GalleryResults filters={filters} modelName={modelName} onRemix={onRemix} onUseSeed={onUseSeed} />
+          <GalleryResults
+            filters={filters}
+            modelName={modelName}
+            onRemix={onRemix}
+            onUseSeed={onUseSeed}
+            onOpenInStudio={onOpenInStudio}
+          />
         </ErrorBoundary>
       </div>
     </div>
@@ -159,11 +168,13 @@ function GalleryResults({
   modelName,
   onRemix,
   onUseSeed,
+  onOpenInStudio,
 }: {
   filters: GalleryFilters;
   modelName: (id: string) => string | undefined;
   onRemix?: (image: ImageView) => void;
   onUseSeed?: (seed: number) => void;
+  onOpenInStudio?: OpenInStudio;
 }) {
   const { t } = useTranslation();
   const query = useImages(filters);
@@ -207,7 +218,13 @@ function GalleryResults({
     );
   }
   return (
-    <ImageGrid images={images} modelName={modelName} onRemix={onRemix} onUseSeed={onUseSeed}>
+    <ImageGrid
+      images={images}
+      modelName={modelName}
+      onRemix={onRemix}
+      onUseSeed={onUseSeed}
+      onOpenInStudio={onOpenInStudio}
+    >
       <div
         ref={sentinel}
         className="flex min-h-16 items-center justify-center py-6"

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ImageView } from '@lumina/contracts';
 import { ImageActions, type ImageActionCallbacks } from './image-actions';
+import { ToolBadge } from './tool-badge';
 
 /** One thumbnail: opens the lightbox on click; its actions float over the image (always visible on touch). */
 export function ImageCard({
@@ -34,11 +35,14 @@ export function ImageCard({
           className="aspect-square w-full object-cover transition duration-300 group-hover:scale-[1.03]"
         />
       </button>
-      {image.is_example && image.category && (
-        <span className="pointer-events-none absolute top-2 left-2 rounded-full bg-zinc-950/70 px-2 py-0.5 text-[11px] font-semibold text-white backdrop-blur">
-          {image.category}
-        </span>
-      )}
+      <div className="pointer-events-none absolute top-2 left-2 flex flex-col items-start gap-1">
+        {image.is_example && image.category && (
+          <span className="rounded-full bg-zinc-950/70 px-2 py-0.5 text-[11px] font-semibold text-white backdrop-blur">
+            {image.category}
+          </span>
+        )}
+        <ToolBadge image={image} />
+      </div>
       <div
         aria-hidden="true"
         className="pointer-events-none absolute inset-0 bg-gradient-to-b from-zinc-950/35 via-transparent to-zinc-950/45 transition sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100"

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import type { ImageView } from '@lumina/contracts';
 import { ImageCard } from './image-card';
 import { Lightbox } from './lightbox';
+import type { OpenInStudio } from '../utils/tool-output';
 import type { ImageActionCallbacks } from './image-actions';
 
 export interface ImageGridProps extends ImageActionCallbacks {
@@ -10,6 +11,7 @@ export interface ImageGridProps extends ImageActionCallbacks {
   placeholders?: number;
   modelName?: (id: string) => string | undefined;
   onUseSeed?: (seed: number) => void;
+  onOpenInStudio?: OpenInStudio;
   dense?: boolean;
   children?: ReactNode;
 }
@@ -20,6 +22,7 @@ export function ImageGrid({
   placeholders = 0,
   modelName,
   onUseSeed,
+  onOpenInStudio,
   dense,
   children,
   ...callbacks
@@ -48,6 +51,7 @@ export function ImageGrid({
         onClose={() => setOpen(null)}
         modelName={modelName}
         onUseSeed={onUseSeed}
+        onOpenInStudio={onOpenInStudio}
         {...callbacks}
         onDeleted={(image) => {
           setOpen(null);

@@ -3,7 +3,10 @@ import { useTranslation } from 'react-i18next';
 import type { ImageView } from '@lumina/contracts';
 import { ChevronIcon, CloseIcon } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
+import type { OpenInStudio as OpenInStudioCallback } from '../utils/tool-output';
+import { HowItWasMade } from './how-it-was-made';
 import { ImageActions, type ImageActionCallbacks } from './image-actions';
+import { OpenInStudio } from './open-in-studio';
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -24,6 +27,7 @@ export function Lightbox({
   onClose,
   modelName,
   onUseSeed,
+  onOpenInStudio,
   ...callbacks
 }: {
   images: readonly ImageView[];
@@ -33,6 +37,8 @@ export function Lightbox({
   modelName?: (id: string) => string | undefined;
   /** Locks this image's seed in the Generate form (shown only where the page offers it). */
   onUseSeed?: (seed: number) => void;
+  /** Hands this image to a Studio tool (shown only where the page offers it). */
+  onOpenInStudio?: OpenInStudioCallback;
 } & ImageActionCallbacks) {
   const { t, i18n } = useTranslation();
   const titleId = useId();
@@ -107,6 +113,8 @@ export function Lightbox({
               {t('images.lightbox.title')}
             </h2>
             <ImageActions image={image} variant="full" {...callbacks} />
+            {onOpenInStudio && <OpenInStudio image={image} onOpen={onOpenInStudio} />}
+            <HowItWasMade image={image} />
             <dl className="divide-y divide-zinc-200 dark:divide-zinc-800" data-testid="lightbox-recipe">
               <Row label={t('images.recipe.prompt')} testId="recipe-prompt">
                 <span className="font-normal whitespace-pre-wrap">{image.prompt ?? dash}</span>
