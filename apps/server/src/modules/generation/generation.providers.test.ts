@@ -18,6 +18,8 @@ import {
   type Client,
 } from '../../../test/support/api.ts';
 import { images, jobs } from '../../db/schema/index.ts';
+import { postForm } from '../../../test/support/multipart.ts';
+import sharp from 'sharp';
 
 /**
  * fal.ai and Replicate through the whole pipeline: HTTP → charge → queue → worker → official SDK →
@@ -348,6 +350,36 @@ describe(`provider webhooks on ${testDb} (polling too slow to matter)`, { timeou
     expect(await chargesOf(env, alice, jobId)).toEqual({ spends: 1, refunds: 0 });
     const original = await env.app.inject({ method: 'GET', url: await imageUrl(alice, job.image_ids[0]!) });
     expect(original.rawPayload.equals(await fal.imageBytes(request.requestId))).toBe(true);
+  });
+
+  it('fal: an image tool job (upscale) is completed by its webhook too, charged once', async () => {
+    const photo = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3060a0' } })
+      .png()
+      .toBuffer();
+    const upload = await postForm(env, alice, '/api/images/upload', {
+      file: { filename: 'p.png', bytes: photo },
+    });
+    expect(upload.statusCode, upload.body).toBe(201);
+    fal.scenario({ queuedPolls: 0, runningPolls: 1 });
+    const res = await alice.call('POST', '/api/upscale/', {
+      image_id: upload.json().id,
+      factor: 2,
+      model: 'fal-esrgan',
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const jobId = res.json().job_id as string;
+    const request = await eventually(async () => {
+      const found = [...fal.requests.values()].find((r) => r.endpoint === 'fal-ai/esrgan');
+      return found && found.statusPolls > 0 ? found : undefined;
+    });
+    expect(request.webhookUrl).toBe(`${env.baseUrl}/api/webhooks/fal`);
+    request.scenario.runningPolls = 0; // fal finishes now; only the webhook can finish the job in time.
+    expect(await fal.sendWebhook(request.requestId)).toBe(200);
+    const job = await waitForJob(alice, jobId, 'succeeded', 20_000);
+    expect(job.kind).toBe('upscale');
+    const [row] = await imageRowsOf(env, jobId);
+    expect(row).toMatchObject({ kind: 'upscale', width: 80, height: 60, provider: 'fal' });
+    expect(await chargesOf(env, alice, jobId)).toEqual({ spends: 1, refunds: 0 });
   });
 
   it('fal: invalid, tampered and expired signatures are refused with 400 and change nothing', async () => {

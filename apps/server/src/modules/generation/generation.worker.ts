@@ -5,7 +5,6 @@ import {
   type ProviderName,
   type ProgressUpdate,
   type RunContext,
-  type RunResult,
   type TextToImageRequest,
 } from '../../adapters/providers/text-to-image.ts';
 import type { ToolResult } from '../../adapters/providers/image-tools.ts';
@@ -70,7 +69,7 @@ export class GenerationWorker {
 
     let execute: Execute;
     try {
-      execute = await this.executorFor(job);
+      ({ execute } = await this.executorFor(job));
     } catch (err) {
       if (!(err instanceof AppError) && !(err instanceof ProviderError)) throw err;
       const reason =
@@ -103,8 +102,7 @@ export class GenerationWorker {
       const result = await execute({
         signal: abort.signal,
         resumeRequestId: job.providerRequestId ?? undefined,
-        // Tool jobs poll: their provider requests are short, and the webhook sync path reads text-to-image results.
-        webhookUrl: job.kind === 'generate' ? this.deps.webhookUrl?.(job.provider) : undefined,
+        webhookUrl: this.deps.webhookUrl?.(job.provider),
         onSubmitted: async (requestId) => {
           await repo.updateProgress(db, job.id, { providerRequestId: requestId });
         },
@@ -127,16 +125,15 @@ export class GenerationWorker {
     const job = await repo.findJob(this.deps.db, jobId);
     if (!job || job.status !== 'running' || !job.providerRequestId)
       return { skipped: job?.status ?? 'missing' };
-    if (job.kind !== 'generate') return { skipped: 'tool jobs poll their provider' };
-    const { provider } = this.deps.models.get(job.modelId);
+    const { execute, cancel } = await this.executorFor(job);
     // A sync only reads the recorded request. If that request turns out to have failed, the adapter
     // would submit a fresh one (right for a retried job, wrong here: nobody would track or pay
     // attention to it); so stop at once, cancel it, and leave retrying to the job's own worker.
     const stop = new AbortController();
     let fresh: string | undefined;
-    let result: RunResult;
+    let result: ToolResult;
     try {
-      result = await provider.run(requestFor(job), {
+      result = await execute({
         signal: stop.signal,
         resumeRequestId: job.providerRequestId,
         onSubmitted: (requestId) => {
@@ -147,25 +144,33 @@ export class GenerationWorker {
       });
     } catch (err) {
       if (!fresh) throw err;
-      await provider.cancel(fresh, job.providerModel).catch(() => undefined);
+      await cancel(fresh).catch(() => undefined);
       return { skipped: 'provider request ended; left to the job worker' };
     }
     const duration = job.startedAt ? Date.now() - job.startedAt.getTime() : null;
-    return this.complete(job, { kind: 'images', ...result }, duration);
+    return this.complete(job, result, duration);
   }
 
-  /** The provider call for a job: text-to-image from its recipe, or an image tool with its sources. */
-  private async executorFor(job: JobRow): Promise<Execute> {
+  /** The provider call for a job (text-to-image from its recipe, or an image tool with its sources) and its cancel. */
+  private async executorFor(
+    job: JobRow,
+  ): Promise<{ execute: Execute; cancel: (requestId: string) => Promise<boolean> }> {
     if (job.kind === 'generate') {
       const { provider } = this.deps.models.get(job.modelId);
       const request = requestFor(job);
-      return async (ctx) => ({ kind: 'images', ...(await provider.run(request, ctx)) });
+      return {
+        execute: async (ctx) => ({ kind: 'images', ...(await provider.run(request, ctx)) }),
+        cancel: (requestId) => provider.cancel(requestId, job.providerModel),
+      };
     }
     const tools = this.deps.tools;
     if (!tools) throw new AppError('VALIDATION_FAILED', 'Image tools are not enabled on this server.');
     const { provider } = tools.resolve(job);
     const request = await tools.request(job);
-    return (ctx) => provider.run(request, ctx);
+    return {
+      execute: (ctx) => provider.run(request, ctx),
+      cancel: (requestId) => provider.cancel(requestId, job.providerModel),
+    };
   }
 
   private async progress(job: JobRow, update: ProgressUpdate) {
