@@ -168,3 +168,19 @@ test('animate: an MP4 that plays inline with its poster, listed with the other v
     expect(overflow, `no sideways scrolling at phone width (${tool})`).toBeLessThanOrEqual(0);
   }
 });
+
+test('the gallery marks tool outputs, explains them, and opens one in a Studio tool', async () => {
+  await page.goto('/gallery');
+  // The 2× upscale from above: its card carries the tool's name.
+  const card = page
+    .getByTestId('image-card')
+    .filter({ has: page.getByTestId('tool-badge').filter({ hasText: t.studio.tools.upscale!.name }) })
+    .first();
+  await expect(card).toBeVisible();
+  await card.locator('button').first().click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('2×');
+  await dialog.getByTestId('open-in-studio').getByRole('button', { name: t.studio.tools.edit!.name }).click();
+  await expect(page).toHaveURL(/\/studio\?tool=edit$/);
+  await expect(page.getByTestId('input-meta-edit')).toContainText('1024 × 768 px');
+});
