@@ -11,6 +11,7 @@ import {
 } from '@lumina/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { UPSCALE_MAX_SIDE } from '../../adapters/providers/local/tools/upscale.ts';
 import { UPSCALE_4X_MULTIPLIER } from '../../adapters/providers/tools-catalogue.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../http/route.ts';
@@ -217,6 +218,15 @@ export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
           model: body.model,
           sources: [{ imageId: body.image_id }],
           settings: { ...NO_SETTINGS, factor: body.factor },
+          check: ([image]) => {
+            const [w, h] = [image!.width * body.factor, image!.height * body.factor];
+            if (Math.max(w, h) > UPSCALE_MAX_SIDE) {
+              throw new AppError(
+                'VALIDATION_FAILED',
+                `Upscaling this ${image!.width} × ${image!.height} image ${body.factor}× would make it ${w} × ${h} pixels; the most is ${UPSCALE_MAX_SIDE} pixels on a side. Choose 2× or a smaller image.`,
+              );
+            }
+          },
         }),
       ),
     auth,

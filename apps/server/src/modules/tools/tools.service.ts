@@ -36,6 +36,8 @@ export interface ToolRun {
   sources: ToolSource[];
   seed?: number;
   settings: Omit<ToolJobInput, 'tool' | 'sourceImageIds' | 'seed'>;
+  /** Checks the chosen existing images (sizes…) before anything is stored or charged; throws AppError. */
+  check?: (images: Array<{ id: string; width: number; height: number }>) => void;
 }
 
 /**
@@ -59,10 +61,11 @@ export class ToolsService<P extends { id: string }> {
   async start(userId: string, run: ToolRun) {
     const { db, ledger, queue, bus, registry, uploads } = this.deps;
     const { model } = registry.get(run.tool, run.model);
-    await this.assertOwned(
+    const owned = await this.ownedImages(
       userId,
       run.sources.flatMap((s) => ('imageId' in s ? [s.imageId] : [])),
     );
+    run.check?.(owned);
 
     const prepared: P[] = [];
     try {
@@ -119,15 +122,15 @@ export class ToolsService<P extends { id: string }> {
   }
 
   /** Every id must be one of the person's own images; another person's answers exactly like a missing one. */
-  private async assertOwned(userId: string, ids: string[]) {
-    if (ids.length === 0) return;
+  private async ownedImages(userId: string, ids: string[]) {
+    if (ids.length === 0) return [];
     const rows = await this.deps.db
-      .select({ id: images.id })
+      .select({ id: images.id, width: images.width, height: images.height })
       .from(images)
       .where(and(eq(images.userId, userId), inArray(images.id, ids)));
-    const found = new Set(rows.map((r) => r.id));
-    const missing = ids.find((id) => !found.has(id));
+    const missing = ids.find((id) => !rows.some((r) => r.id === id));
     if (missing) throw new AppError('NOT_FOUND', `The image ${missing} was not found in your gallery.`);
+    return rows;
   }
 
   /** The tools, their models and the pricing, for GET /api/tools. */

@@ -341,6 +341,18 @@ describe(`image tools on ${testDb}`, { timeout: 180_000 }, () => {
     );
     const foreign = await bob.call('POST', '/api/upscale/', { image_id: upload!.id });
     expect(foreign.statusCode).toBe(404);
+
+    // A result past the largest size is refused up front, not charged and failed later.
+    const wide = await postForm(env, alice, '/api/images/upload', {
+      file: { filename: 'wide.png', bytes: await picture(2100, 20) },
+    });
+    const balance = await balanceOf(alice);
+    const tooBig = await alice.call('POST', '/api/upscale/', { image_id: wide.json().id, factor: 4 });
+    expect(tooBig.statusCode).toBe(400);
+    expect(tooBig.json().detail).toBe(
+      'Upscaling this 2100 × 20 image 4× would make it 8400 × 80 pixels; the most is 8192 pixels on a side. Choose 2× or a smaller image.',
+    );
+    expect(await balanceOf(alice)).toBe(balance);
   });
 
   it('animates an image into an H.264 MP4 listed with its poster, duration and size, for its owner only', async () => {
