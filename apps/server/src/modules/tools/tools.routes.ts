@@ -18,7 +18,7 @@ import { route } from '../../http/route.ts';
 import { readMultipart } from '../uploads/multipart.ts';
 import { fetchImageUrl } from './fetch-image-url.ts';
 import { sizeForAspectRatio } from './tool-recipe.ts';
-import type { ToolSource, ToolsService } from './tools.service.ts';
+import type { ToolRun, ToolSource, ToolsService } from './tools.service.ts';
 import type { VideosService } from './videos.service.ts';
 
 export interface ToolRouteDeps {
@@ -89,6 +89,25 @@ const accepted = (r: { job: { id: string }; cost: number; balance: number }) => 
   balance: r.balance,
 });
 
+/** An edit, whether the image came by id, URL or file: the same settings either way. */
+function editRun(
+  source: ToolSource,
+  body: { prompt: string; negative_prompt?: string; strength?: number; seed?: number; model?: string },
+): ToolRun {
+  return {
+    tool: 'edit',
+    model: body.model,
+    sources: [source],
+    seed: body.seed,
+    settings: {
+      ...NO_SETTINGS,
+      prompt: body.prompt,
+      negativePrompt: body.negative_prompt ?? null,
+      strength: body.strength ?? EDIT_DEFAULT_STRENGTH,
+    },
+  };
+}
+
 /** Edit, copy style, product holding, upscale, animate, the videos list and the tool catalogue. */
 export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
   const auth = { preHandler: app.requireUser };
@@ -109,20 +128,7 @@ export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
             }),
             field: 'image_url',
           };
-      return accepted(
-        await tools.start(user.id, {
-          tool: 'edit',
-          model: body.model,
-          sources: [source],
-          seed: body.seed,
-          settings: {
-            ...NO_SETTINGS,
-            prompt: body.prompt,
-            negativePrompt: body.negative_prompt ?? null,
-            strength: body.strength ?? EDIT_DEFAULT_STRENGTH,
-          },
-        }),
-      );
+      return accepted(await tools.start(user.id, editRun(source, body)));
     },
     auth,
   );
@@ -134,20 +140,7 @@ export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
       const { fields, files } = await form(request, ['image_file'], Object.keys(EditImageFileFields.shape));
       const body = parseFields(EditImageFileFields, fields);
       const file = requireFile(files, 'image_file', 'the image to edit');
-      return accepted(
-        await tools.start(request.user.id, {
-          tool: 'edit',
-          model: body.model,
-          sources: [{ file, field: 'image_file' }],
-          seed: body.seed,
-          settings: {
-            ...NO_SETTINGS,
-            prompt: body.prompt,
-            negativePrompt: body.negative_prompt ?? null,
-            strength: body.strength ?? EDIT_DEFAULT_STRENGTH,
-          },
-        }),
-      );
+      return accepted(await tools.start(request.user.id, editRun({ file, field: 'image_file' }, body)));
     },
     auth,
   );

@@ -1,13 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { ModelOption } from '@/components/ui/model-option';
 import type { ToolModel } from '../api/get-tools';
-
-const providerTone: Record<ToolModel['provider'], string> = {
-  local:
-    'bg-emerald-50 text-emerald-700 ring-emerald-200 dark:bg-emerald-500/10 dark:text-emerald-300 dark:ring-emerald-500/30',
-  fal: 'bg-sky-50 text-sky-700 ring-sky-200 dark:bg-sky-500/10 dark:text-sky-300 dark:ring-sky-500/30',
-  replicate:
-    'bg-amber-50 text-amber-700 ring-amber-200 dark:bg-amber-500/10 dark:text-amber-300 dark:ring-amber-500/30',
-};
 
 /** A tool's models as a radio group, each with its provider and price; unavailable ones greyed with the reason. */
 export function ToolModelPicker({
@@ -30,58 +23,22 @@ export function ToolModelPicker({
     <fieldset className="min-w-0">
       <legend className="mb-2 text-sm font-semibold">{t('studio.form.model')}</legend>
       <div className="grid grid-cols-1 gap-2">
-        {ordered.map((model) => {
-          const checked = model.id === value;
-          const reasonId = `${name}-reason-${model.id}`;
-          return (
-            <label
-              key={model.id}
-              className={`flex cursor-pointer flex-col gap-1 rounded-2xl border px-3 py-2.5 transition has-focus-visible:outline-2 has-focus-visible:outline-brand-500 ${
-                !model.available
-                  ? 'cursor-not-allowed border-dashed border-zinc-300 opacity-70 dark:border-zinc-700'
-                  : checked
-                    ? 'border-brand-500 bg-brand-50/70 ring-2 ring-brand-500/30 dark:border-brand-400 dark:bg-brand-500/10'
-                    : 'border-zinc-200 hover:border-brand-300 dark:border-zinc-700 dark:hover:border-brand-500/60'
-              }`}
-            >
-              <input
-                type="radio"
-                name={name}
-                value={model.id}
-                checked={checked}
-                disabled={!model.available}
-                aria-describedby={model.available ? undefined : reasonId}
-                onChange={() => onChange(model.id)}
-                className="sr-only"
-              />
-              <span className="flex items-center justify-between gap-2">
-                <span className="min-w-0 truncate text-sm font-semibold">{model.display_name}</span>
-                <span className="shrink-0 text-xs font-medium text-zinc-500 tabular-nums dark:text-zinc-400">
-                  {perSecond
-                    ? t('studio.form.perSecond', { count: model.credit_cost })
-                    : t('studio.form.perRun', { count: model.credit_cost })}
-                </span>
-              </span>
-              <span className="flex items-center gap-2">
-                <span
-                  className={`shrink-0 rounded-full px-2 py-0.5 text-[11px] font-semibold whitespace-nowrap ring-1 ring-inset ${providerTone[model.provider]}`}
-                >
-                  {t(`studio.providers.${model.provider}`)}
-                </span>
-                {model.available && model.description && (
-                  <span className="line-clamp-2 text-xs text-zinc-500 dark:text-zinc-400">
-                    {model.description}
-                  </span>
-                )}
-              </span>
-              {!model.available && (
-                <span id={reasonId} className="text-xs text-amber-700 dark:text-amber-300">
-                  {model.unavailable_reason ?? t('studio.form.unavailable')}
-                </span>
-              )}
-            </label>
-          );
-        })}
+        {ordered.map((model) => (
+          <ModelOption
+            key={model.id}
+            model={model}
+            group={name}
+            checked={model.id === value}
+            price={
+              perSecond
+                ? t('studio.form.perSecond', { count: model.credit_cost })
+                : t('studio.form.perRun', { count: model.credit_cost })
+            }
+            providerLabel={t(`studio.providers.${model.provider}`)}
+            unavailableFallback={t('studio.form.unavailable')}
+            onChange={onChange}
+          />
+        ))}
       </div>
     </fieldset>
   );
