@@ -34,8 +34,11 @@ describe('fetching an image_url', () => {
 
   it('refuses private and loopback addresses unless the operator allows them, before connecting', async () => {
     const before = hits;
+    const port = new URL(base).port;
+    // Literal addresses, and a name that resolves to loopback (checked where the connection looks it up).
     for (const url of [
       `${base}/a.png`,
+      `http://localhost:${port}/a.png`,
       'http://10.1.2.3/a.png',
       'http://[::1]/a.png',
       'http://169.254.169.254/latest',

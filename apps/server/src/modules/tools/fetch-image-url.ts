@@ -1,13 +1,16 @@
-import { lookup } from 'node:dns/promises';
+import { lookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { Agent, fetch, type Response } from 'undici';
 import { AppError } from '../../errors.ts';
 import type { IncomingFile } from './tools.service.ts';
 
 /**
  * Fetches an image a person pointed us at (edit_image's image_url) so it can be stored like an upload.
  * Only http(s); private, loopback and link-local addresses are refused unless the operator allows them,
- * so the server cannot be steered at internal services; redirects are followed by hand so each hop
- * is checked; size and time are bounded.
+ * so the server cannot be steered at internal services. The check runs in the connection's own DNS
+ * lookup, so the address checked is the address connected to (a host that answers differently the
+ * second time, DNS rebinding, gains nothing); redirects are followed by hand so each hop is checked;
+ * size and time are bounded.
  */
 
 const PRIVATE = new BlockList();
@@ -37,17 +40,32 @@ const TIMEOUT_MS = 15_000;
 
 const refused = (why: string) => new AppError('VALIDATION_FAILED', `We could not fetch image_url: ${why}`);
 
-async function assertPublic(url: URL) {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host)
-    ? [{ address: host, family: isIP(host) }]
-    : await lookup(host, { all: true }).catch(() => []);
-  if (addresses.length === 0) throw refused(`the host ${host} could not be found.`);
-  for (const a of addresses) {
-    if (PRIVATE.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4')) {
-      throw refused('it points at a private network address.');
-    }
-  }
+const isPrivate = (address: string) => PRIVATE.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+
+/** Thrown from the connection's lookup; recognised in the fetch error's causes. */
+class PrivateAddressError extends Error {}
+
+/** Connections whose DNS answers are checked before connecting; literal IPs are checked by the caller. */
+const publicOnly = new Agent({
+  connect: {
+    lookup(hostname, options, callback) {
+      lookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+        if (err) return callback(err, []);
+        if (addresses.some((a) => isPrivate(a.address))) {
+          return callback(new PrivateAddressError(`${hostname} resolves to a private address`), []);
+        }
+        // Node asks for all addresses when it races IPv4/IPv6, otherwise for one.
+        if (options.all) return callback(null, addresses);
+        return callback(null, addresses[0]!.address, addresses[0]!.family);
+      });
+    },
+  },
+});
+
+/** The first error in a fetch failure's cause chain that matches. */
+function causeOf(err: unknown, match: (e: Error) => boolean): Error | undefined {
+  for (let e = err; e instanceof Error; e = e.cause) if (match(e)) return e;
+  return undefined;
 }
 
 export async function fetchImageUrl(
@@ -58,11 +76,23 @@ export async function fetchImageUrl(
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw refused('only http and https addresses work.');
-    if (!opts.allowPrivate) await assertPublic(url);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!opts.allowPrivate && isIP(host) && isPrivate(host))
+      throw refused('it points at a private network address.');
     let response: Response;
     try {
-      response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
-    } catch {
+      response = await fetch(url, {
+        redirect: 'manual',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        ...(opts.allowPrivate ? {} : { dispatcher: publicOnly }),
+      });
+    } catch (err) {
+      if (causeOf(err, (e) => e instanceof PrivateAddressError)) {
+        throw refused('it points at a private network address.');
+      }
+      if (causeOf(err, (e) => (e as NodeJS.ErrnoException).code === 'ENOTFOUND')) {
+        throw refused(`the host ${host} could not be found.`);
+      }
       throw refused('the address did not answer.');
     }
     if (response.status >= 300 && response.status < 400 && response.headers.get('location')) {
