@@ -135,9 +135,7 @@ export async function createContainer(
     uploads,
     service: new ToolsService({
       db: database.db,
-      ledger,
-      queue,
-      bus: generation.bus,
+      jobs: generation.generation,
       registry: toolRegistry,
       uploads,
     }),

@@ -4,7 +4,7 @@ import { SEED_MAX } from '@lumina/contracts';
 import { sizeFor } from '../../adapters/providers/catalogue.ts';
 import type { ProviderRegistry } from '../../adapters/providers/registry.ts';
 import type { TextToImageProvider } from '../../adapters/providers/text-to-image.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, DbOrTx } from '../../db/client.ts';
 import type { JobRow } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -85,32 +85,43 @@ export class GenerationService {
       loraScale: model.supports.loraScale ? (input.loraScale ?? null) : null,
       promptStrength: model.supports.promptStrength ? (input.promptStrength ?? null) : null,
     };
-    const cost = model.creditCost * input.numImages;
-    const jobId = randomUUID();
+    return this.enqueue({
+      userId,
+      kind: 'generate',
+      modelId: model.id,
+      provider: model.provider,
+      providerModel: model.providerModel,
+      input: { ...recipe },
+      numImages: input.numImages,
+      cost: model.creditCost * input.numImages,
+      reason: 'generation',
+    });
+  }
 
-    const { job, balance } = await this.db.transaction(async (tx) => {
+  /**
+   * The one way a job starts, whatever its kind: the charge, the job row and its queue entry commit in
+   * one transaction (with `within`, e.g. the rows of its uploads), then a worker is woken.
+   */
+  async enqueue(
+    job: Omit<repo.NewJob, 'id'> & { userId: string; cost: number; reason: string },
+    within?: (tx: DbOrTx) => Promise<void>,
+  ) {
+    const { reason, ...row } = job;
+    const jobId = randomUUID();
+    const { inserted, balance } = await this.db.transaction(async (tx) => {
+      await within?.(tx);
       const charge = await this.ledger.spend(
-        { userId, amount: cost, reference: jobReference(jobId), reason: 'generation' },
+        { userId: job.userId, amount: job.cost, reference: jobReference(jobId), reason },
         tx,
       );
-      const job = await repo.insertJob(tx, {
-        id: jobId,
-        userId,
-        kind: 'generate',
-        modelId: model.id,
-        provider: model.provider,
-        providerModel: model.providerModel,
-        input: { ...recipe },
-        numImages: input.numImages,
-        cost,
-      });
+      const inserted = await repo.insertJob(tx, { ...row, id: jobId });
       await this.queue.send('generation.run', { jobId }, { tx });
-      return { job, balance: charge.entry.balanceAfter };
+      return { inserted, balance: charge.entry.balanceAfter };
     });
     // Committed: start it now rather than at this process's next poll.
     this.queue.wake('generation.run');
-    this.bus.changed(userId);
-    return { job, cost, balance };
+    this.bus.changed(job.userId);
+    return { job: inserted, cost: job.cost, balance };
   }
 
   /** The user's active and recent jobs, with queue positions and result image ids. */

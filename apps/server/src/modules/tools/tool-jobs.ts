@@ -169,7 +169,7 @@ export class ToolJobs {
         }
         const object = await this.deps.storage.get(row.storageKey);
         return {
-          bytes: await toBuffer(object.body),
+          bytes: Buffer.concat(await object.body.toArray()),
           contentType: row.contentType,
           width: row.width,
           height: row.height,
@@ -177,12 +177,4 @@ export class ToolJobs {
       }),
     );
   }
-}
-
-async function toBuffer(body: unknown): Promise<Buffer> {
-  if (Buffer.isBuffer(body)) return body;
-  if (body instanceof Uint8Array) return Buffer.from(body);
-  const chunks: Buffer[] = [];
-  for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }

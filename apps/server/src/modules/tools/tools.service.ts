@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { SEED_MAX, type Tool } from '@lumina/contracts';
 import { and, eq, inArray } from 'drizzle-orm';
 import {
@@ -9,11 +9,7 @@ import {
 import type { Database, DbOrTx } from '../../db/client.ts';
 import { images } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
-import type { JobQueue } from '../../jobs/queue.ts';
-import type { CreditLedger } from '../credits/credit-ledger.service.ts';
-import * as jobsRepo from '../generation/generation.repository.ts';
-import { jobReference } from '../generation/generation.service.ts';
-import type { ProgressBus } from '../generation/progress.bus.ts';
+import type { GenerationService } from '../generation/generation.service.ts';
 import type { ToolJobInput } from './tool-recipe.ts';
 
 import type { IncomingFile } from '../uploads/multipart.ts';
@@ -50,16 +46,15 @@ export class ToolsService<P extends { id: string }> {
   constructor(
     private readonly deps: {
       db: Database;
-      ledger: CreditLedger;
-      queue: JobQueue;
-      bus: ProgressBus;
+      /** Starts the job: charge, row and queue entry in one transaction. */
+      jobs: Pick<GenerationService, 'enqueue'>;
       registry: ToolRegistry;
       uploads: UploadStore<P>;
     },
   ) {}
 
   async start(userId: string, run: ToolRun) {
-    const { db, ledger, queue, bus, registry, uploads } = this.deps;
+    const { jobs, registry, uploads } = this.deps;
     const { model } = registry.get(run.tool, run.model);
     const owned = await this.ownedImages(
       userId,
@@ -90,16 +85,9 @@ export class ToolsService<P extends { id: string }> {
       factor: input.factor ?? undefined,
       durationSeconds: input.durationSeconds ?? undefined,
     });
-    const jobId = randomUUID();
     try {
-      const { job, balance } = await db.transaction(async (tx) => {
-        await uploads.insert(tx, userId, prepared);
-        const charge = await ledger.spend(
-          { userId, amount: cost, reference: jobReference(jobId), reason: run.tool },
-          tx,
-        );
-        const job = await jobsRepo.insertJob(tx, {
-          id: jobId,
+      const started = await jobs.enqueue(
+        {
           userId,
           kind: run.tool,
           modelId: model.id,
@@ -108,13 +96,11 @@ export class ToolsService<P extends { id: string }> {
           input: { ...input },
           numImages: 1,
           cost,
-        });
-        await queue.send('generation.run', { jobId }, { tx });
-        return { job, balance: charge.entry.balanceAfter };
-      });
-      queue.wake('generation.run');
-      bus.changed(userId);
-      return { job, cost, balance, model };
+          reason: run.tool,
+        },
+        (tx) => uploads.insert(tx, userId, prepared),
+      );
+      return { ...started, model };
     } catch (err) {
       await uploads.discard(prepared).catch(() => undefined);
       throw err;
