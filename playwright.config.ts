@@ -1,14 +1,16 @@
 import { defineConfig, devices } from '@playwright/test';
 import { join } from 'node:path';
 
-const PORT = 3100;
+/** E2E_PORT_BASE moves the three ports (for two checkouts running browser tests side by side). */
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 3100);
+const PORT = PORT_BASE;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** A second server whose access tokens live 5 s (the server's minimum), for the silent-refresh test. */
-const SHORT_TOKEN_PORT = 3101;
+const SHORT_TOKEN_PORT = PORT_BASE + 1;
 const SHORT_TOKEN_URL = `http://127.0.0.1:${SHORT_TOKEN_PORT}`;
 const SHORT_TOKEN_SPEC = /auth-refresh\.spec\.ts$/;
 /** The fake OpenID provider standing in for Google (apps/server/test/fakes/oidc-provider.cli.ts); e2e/support/auth.ts knows it too. */
-const FAKE_OIDC_PORT = 3102;
+const FAKE_OIDC_PORT = PORT_BASE + 2;
 const FAKE_OIDC_URL = `http://127.0.0.1:${FAKE_OIDC_PORT}`;
 const FAKE_OIDC_CLIENT = { id: 'lumina-e2e', secret: 'lumina-e2e-secret' };
 

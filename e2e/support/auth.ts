@@ -112,7 +112,7 @@ export async function signInWithCode(page: Page, request: APIRequestContext, ema
 export const header = (page: Page) => page.getByRole('banner');
 
 /** The fake OpenID provider that stands in for Google (a webServer in playwright.config.ts). */
-export const FAKE_GOOGLE_URL = 'http://127.0.0.1:3102';
+export const FAKE_GOOGLE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT_BASE ?? 3100) + 2}`;
 
 /** Chooses who the fake Google signs in next (what a person would do on Google's own page). */
 export async function nextGoogleUser(
