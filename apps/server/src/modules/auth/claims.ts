@@ -1,9 +1,20 @@
 import type { AuthConfig } from '../../config.ts';
 import type { AccessTokenPayload, SessionClaims } from './session.service.ts';
 import type { ClaimValidationError } from './session.errors.ts';
+import type { FactorProgress } from './mfa-requirements.ts';
 
 export const MFA_CLAIM = 'st-mfa';
 export const EV_CLAIM = 'st-ev';
+/**
+ * Our own claim beside `st-mfa`: the first factor (`f`) and the factors completed in the MFA step (`s`).
+ * `st-mfa.c` cannot tell the two apart when they share an id (email code, then a fresh email code).
+ */
+export const FACTORS_CLAIM = 'lumina-mfa';
+
+export interface FactorsClaim {
+  f: string;
+  s: string[];
+}
 
 export interface MfaClaim {
   /** Completed factors: id → unix seconds. */
@@ -18,10 +29,11 @@ export interface MfaClaim {
  */
 export function initialClaims(
   auth: AuthConfig,
-  input: { mfa: MfaClaim; nowMs: number; emailVerified: boolean },
+  input: { mfa: MfaClaim; firstFactor: string; nowMs: number; emailVerified: boolean },
 ): SessionClaims {
   return {
     [MFA_CLAIM]: input.mfa,
+    [FACTORS_CLAIM]: { f: input.firstFactor, s: [] } satisfies FactorsClaim,
     ...(auth.emailVerification !== 'off' ? { [EV_CLAIM]: { v: input.emailVerified, t: input.nowMs } } : {}),
   };
 }
@@ -29,6 +41,18 @@ export function initialClaims(
 /** The completed factors recorded in a session's access token. */
 export function completedFactors(payload: AccessTokenPayload): Record<string, number> {
   return (payload[MFA_CLAIM] as MfaClaim | undefined)?.c ?? {};
+}
+
+/**
+ * How far a session's sign-in got. Sessions from before `lumina-mfa` existed count their earliest
+ * completed factor as the first one and nothing as done in the MFA step (the safe reading).
+ */
+export function factorProgress(payload: AccessTokenPayload): FactorProgress {
+  const completed = completedFactors(payload);
+  const own = payload[FACTORS_CLAIM] as FactorsClaim | undefined;
+  if (own) return { completed, first: own.f, second: own.s };
+  const earliest = Object.entries(completed).sort((a, b) => a[1] - b[1])[0]?.[0];
+  return { completed, first: earliest, second: [] };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { FdiUser } from '../users/users.mapper.ts';
 import type { MfaClaim } from './claims.ts';
 import type { Clock } from './clock.ts';
 import * as repo from './mfa.repository.ts';
+import { factorsThatCanComplete, requirementsMet, type FactorProgress } from './mfa-requirements.ts';
 
 export const SECONDARY_FACTORS = ['otp-email', 'otp-phone', 'totp'] as const;
 export type SecondaryFactor = (typeof SECONDARY_FACTORS)[number];
@@ -47,10 +48,19 @@ export class MfaService {
     return ((await repo.findUserMfa(this.db, userId))?.requiredFactors ?? []) as SecondaryFactor[];
   }
 
-  /** The st-mfa claim for completed factors `c`: satisfied when nothing is required or one required factor is done. */
-  async claim(userId: string, completed: Record<string, number>): Promise<MfaClaim> {
+  /**
+   * The st-mfa claim for a sign-in's progress: satisfied when nothing is required or one required
+   * factor other than the sign-in itself is done (mfa-requirements.ts).
+   */
+  async claim(userId: string, progress: FactorProgress): Promise<MfaClaim> {
     const required = await this.required(userId);
-    return { c: completed, v: required.length === 0 || required.some((f) => f in completed) };
+    return { c: progress.completed, v: requirementsMet(required, progress) };
+  }
+
+  /** The enabled factors that can still complete this sign-in (empty once it is complete). */
+  async pending(userId: string, progress: FactorProgress): Promise<SecondaryFactor[]> {
+    const required = await this.required(userId);
+    return requirementsMet(required, progress) ? [] : factorsThatCanComplete(required, progress.first);
   }
 
   async setRequired(userId: string, factor: SecondaryFactor, on: boolean): Promise<SecondaryFactor[]> {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SignInResult } from '../users/users.service.ts';
 import type { AuthModule } from './auth.module.ts';
-import { completedFactors, initialClaims, MFA_CLAIM, type MfaClaim } from './claims.ts';
+import { FACTORS_CLAIM, factorProgress, initialClaims, MFA_CLAIM, type MfaClaim } from './claims.ts';
 import { sendTokens } from './fdi.http.ts';
 import { invalidClaim } from './session.errors.ts';
 import type { Session } from './session.service.ts';
@@ -26,7 +26,12 @@ export async function completeSignIn(
     recipeUserId: result.loginMethod.id,
     tenantId: context.tenantId,
     claims: initialClaims(auth.config.auth, {
-      mfa: await auth.mfa.claim(result.user.id, { [context.factorId]: Math.floor(now / 1000) }),
+      mfa: await auth.mfa.claim(result.user.id, {
+        completed: { [context.factorId]: Math.floor(now / 1000) },
+        first: context.factorId,
+        second: [],
+      }),
+      firstFactor: context.factorId,
       nowMs: now,
       emailVerified: result.loginMethod.verified || !result.loginMethod.email,
     }),
@@ -72,10 +77,10 @@ export async function checkLimits(
 export async function mfaState(auth: AuthModule, session: Session) {
   const user = await auth.users.get(session.userId);
   if (!user) return undefined;
-  const claim = await auth.mfa.claim(user.id, completedFactors(session.payload));
-  const required = await auth.mfa.required(user.id);
+  const progress = factorProgress(session.payload);
+  const claim = await auth.mfa.claim(user.id, progress);
   const alreadySetup = await auth.mfa.alreadySetup(user);
-  const pending: SecondaryFactor[] = claim.v ? [] : required;
+  const pending: SecondaryFactor[] = await auth.mfa.pending(user.id, progress);
   const allowedToSetup: SecondaryFactor[] = claim.v
     ? auth.mfa.availableFactors
     : pending.some((f) => alreadySetup.includes(f))
@@ -101,9 +106,17 @@ export async function completeFactorInSession(
   current: { session: Session; mode: TransferMode },
   factorId: string,
 ): Promise<MfaClaim> {
-  const c = { ...completedFactors(current.session.payload), [factorId]: Math.floor(auth.clock.now() / 1000) };
-  const claim = await auth.mfa.claim(current.session.userId, c);
-  const { tokens } = await auth.sessions.updateClaims(current.session.handle, { [MFA_CLAIM]: claim });
+  const before = factorProgress(current.session.payload);
+  const progress = {
+    completed: { ...before.completed, [factorId]: Math.floor(auth.clock.now() / 1000) },
+    first: before.first,
+    second: [...before.second.filter((f) => f !== factorId), factorId],
+  };
+  const claim = await auth.mfa.claim(current.session.userId, progress);
+  const { tokens } = await auth.sessions.updateClaims(current.session.handle, {
+    [MFA_CLAIM]: claim,
+    ...(progress.first ? { [FACTORS_CLAIM]: { f: progress.first, s: progress.second } } : {}),
+  });
   sendTokens(auth, reply, current.mode, tokens);
   return claim;
 }
