@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.ts';
 import type { AuthModule } from './auth.module.ts';
 import { emailVerificationRoutes } from './email-verification.routes.ts';
 import { FdiBadRequest } from './fdi.http.ts';
+import { assertCleanFdiInput } from './fdi.input.ts';
 import { mfaRoutes } from './mfa.routes.ts';
 import { multitenancyRoutes } from './multitenancy.routes.ts';
 import { passwordlessRoutes } from './passwordless.routes.ts';
@@ -34,6 +35,13 @@ export async function fdiPlugin(
     } catch {
       done(new FdiBadRequest('The request body is not valid JSON'), undefined);
     }
+  });
+
+  // One input rule for every handler below (fdi.input.ts): bad text is a 400 before any handler runs.
+  app.addHook('preHandler', async (request) => {
+    assertCleanFdiInput('query', request.query);
+    assertCleanFdiInput('path', request.params);
+    assertCleanFdiInput('body', request.body);
   });
 
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
