@@ -73,6 +73,9 @@ export const EnvSchema = z
     AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(100_000).default(60),
     AUTH_RATE_LIMIT_PER_CONTACT: z.coerce.number().int().min(1).max(10_000).default(10),
+    AUTH_CODE_GUESSES_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(100),
+    AUTH_CODE_BACKOFF_AFTER: z.coerce.number().int().min(0).max(10_000).default(5),
+    AUTH_CODE_BACKOFF_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(2),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
     GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
@@ -419,7 +422,16 @@ export interface AuthConfig {
   emailVerification: 'off' | 'optional' | 'required';
   /** Extra tenants by id (`public` always exists); from TENANTS_JSON. */
   tenants: Record<string, TenantConfig>;
-  rateLimit: { windowSeconds: number; perIp: number; perContact: number };
+  rateLimit: {
+    windowSeconds: number;
+    perIp: number;
+    perContact: number;
+    /** Wrong sign-in codes an account may receive in 24 hours. */
+    codeGuessesPerDay: number;
+    /** Wrong codes in a row before each further one doubles the wait (from backoffBaseSeconds). */
+    backoffAfter: number;
+    backoffBaseSeconds: number;
+  };
   /** Third-party sign-in providers (OpenID Connect with PKCE); only configured ones are offered. */
   oidcProviders: OidcProviderConfig[];
   /** Third-party providers that speak plain OAuth 2 (no id_token): profile and email come from their APIs. */
@@ -680,6 +692,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         windowSeconds: env.AUTH_RATE_LIMIT_WINDOW_SECONDS,
         perIp: env.AUTH_RATE_LIMIT_PER_IP,
         perContact: env.AUTH_RATE_LIMIT_PER_CONTACT,
+        codeGuessesPerDay: env.AUTH_CODE_GUESSES_PER_DAY,
+        backoffAfter: env.AUTH_CODE_BACKOFF_AFTER,
+        backoffBaseSeconds: env.AUTH_CODE_BACKOFF_BASE_SECONDS,
       },
       oidcProviders: oidcProvidersFrom(env),
       oauth2Providers: oauth2ProvidersFrom(env),

@@ -11,6 +11,7 @@ import { UserDirectory } from '../users/users.service.ts';
 import type { Clock } from './clock.ts';
 import { MfaService } from './mfa.service.ts';
 import { PasswordlessService } from './passwordless.service.ts';
+import { CodeGuessLimits } from './code-guesses.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { SessionService } from './session.service.ts';
 import { cookiePolicy, type CookiePolicy } from './session.transport.ts';
@@ -34,6 +35,7 @@ export interface AuthModule {
   mfa: MfaService;
   thirdParty: ThirdPartyProviders;
   rateLimiter: RateLimiter;
+  codeGuesses: CodeGuessLimits;
   hooks: SignInHooks;
   mailer: Mailer;
   /** The development mailbox (email and SMS), when no SMTP server is configured. */
@@ -62,6 +64,7 @@ export function createAuthModule(
     rotationHours: auth.jwtKeyRotationHours,
     accessTokenLifetimeSeconds: auth.accessTokenLifetimeSeconds,
   });
+  const rateLimiter = new RateLimiter(db, clock);
   return {
     config,
     clock,
@@ -81,7 +84,8 @@ export function createAuthModule(
     tenants: new Tenants(auth),
     mfa: new MfaService(db, clock, { phoneEnabled: auth.passwordless.contactMethod !== 'EMAIL' }),
     thirdParty: new ThirdPartyProviders(auth.oidcProviders, auth.oauth2Providers, log),
-    rateLimiter: new RateLimiter(db, clock),
+    rateLimiter,
+    codeGuesses: new CodeGuessLimits(rateLimiter, clock, auth.rateLimit),
     hooks: new SignInHooks(log),
     mailer,
     mailbox,

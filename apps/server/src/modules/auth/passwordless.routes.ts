@@ -3,7 +3,13 @@ import { z } from 'zod';
 import type { AuthModule } from './auth.module.ts';
 import { clientIp, FdiBadRequest, parseBody, sessionOf, tenantOf, tenantRoute } from './fdi.http.ts';
 import { normaliseEmail, normalisePhone, type FlowType } from './passwordless.service.ts';
-import { assertMaySetUp, checkLimits, completeFactorInSession, completeSignIn } from './sign-in.ts';
+import {
+  assertMaySetUp,
+  checkCodeGuesses,
+  checkLimits,
+  completeFactorInSession,
+  completeSignIn,
+} from './sign-in.ts';
 
 const CreateCodeBody = z.object({
   email: z.unknown().optional(),
@@ -122,7 +128,19 @@ export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void
     const linking = body.shouldTryLinkingWithSessionUser === true;
     const current = linking ? await sessionOf(auth, request, { required: true }) : undefined;
 
+    // A typed code is a guess at the account's secret: per-account daily cap and backoff. (A link code
+    // is 32 random bytes, not guessable, and a wrong one only restarts the flow.)
+    const guessedFor =
+      'userInputCode' in body ? await auth.passwordless.deviceContact(body.preAuthSessionId) : undefined;
+    if (guessedFor) {
+      const refused = await checkCodeGuesses(auth, reply, guessedFor);
+      if (refused) return refused;
+    }
     const result = await auth.passwordless.consume(tenant.id, body);
+    if (guessedFor) {
+      if (result.status === 'OK') await auth.codeGuesses.succeeded(guessedFor);
+      else await auth.codeGuesses.failed(guessedFor);
+    }
     if (result.status !== 'OK') return result;
     const contact = {
       email: result.contact.email ?? undefined,
@@ -144,18 +162,33 @@ export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void
     return completeSignIn(auth, request, reply, signIn, { tenantId: tenant.id, factorId: result.factorId });
   });
 
-  tenantRoute(app, 'GET', '/passwordless/email/exists', async (request) => {
+  /**
+   * "Is this address signed up?" tells a prober who has an account: limited per IP and per address
+   * probed (many IPs asking about one account), with counters of their own so sign-in is unaffected.
+   */
+  function existsLimits(ip: string, contact: string) {
+    return [
+      { key: `exists:ip:${ip}`, max: limits.perIp },
+      { key: `exists:contact:${contact}`, max: limits.perContact },
+    ];
+  }
+
+  tenantRoute(app, 'GET', '/passwordless/email/exists', async (request, reply) => {
     const tenant = tenantOf(auth, request);
     const email = normaliseEmail((request.query as { email?: unknown }).email);
     if (!email) throw new FdiBadRequest('Please provide the email as a GET param');
+    const limited = await checkLimits(auth, reply, existsLimits(clientIp(request), email));
+    if (limited) return limited;
     const method = await auth.users.passwordlessMethod({ email });
     return { status: 'OK', exists: !!method && method.tenantIds.includes(tenant.id) };
   });
 
-  tenantRoute(app, 'GET', '/passwordless/phonenumber/exists', async (request) => {
+  tenantRoute(app, 'GET', '/passwordless/phonenumber/exists', async (request, reply) => {
     const tenant = tenantOf(auth, request);
     const phoneNumber = normalisePhone((request.query as { phoneNumber?: unknown }).phoneNumber);
     if (!phoneNumber) throw new FdiBadRequest('Please provide the phoneNumber as a GET param');
+    const limited = await checkLimits(auth, reply, existsLimits(clientIp(request), phoneNumber));
+    if (limited) return limited;
     const method = await auth.users.passwordlessMethod({ phoneNumber });
     return { status: 'OK', exists: !!method && method.tenantIds.includes(tenant.id) };
   });

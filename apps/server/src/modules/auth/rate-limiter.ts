@@ -1,4 +1,4 @@
-import { lt, sql } from 'drizzle-orm';
+import { eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { authRateLimits } from '../../db/schema/index.ts';
 import type { Clock } from './clock.ts';
@@ -43,5 +43,30 @@ export class RateLimiter {
       Math.ceil((row!.windowStart.getTime() + windowSeconds * 1000 - now) / 1000),
     );
     return { allowed: row!.count <= max, retryAfterSeconds };
+  }
+
+  /** The count and start of `key`'s current window, without counting a hit (zero when none is open). */
+  async peek(key: string, windowSeconds: number): Promise<{ count: number; windowStart: number }> {
+    const now = this.clock.now();
+    const [row] = await this.db.select().from(authRateLimits).where(eq(authRateLimits.key, key)).limit(1);
+    if (!row || row.windowStart.getTime() <= now - windowSeconds * 1000)
+      return { count: 0, windowStart: now };
+    return { count: row.count, windowStart: row.windowStart.getTime() };
+  }
+
+  /** Records "last seen now" on `key` (its window starts again at every stamp). */
+  async stamp(key: string): Promise<void> {
+    const now = new Date(this.clock.now());
+    await this.db
+      .insert(authRateLimits)
+      .values({ key, windowStart: now, count: 1 })
+      .onConflictDoUpdate({
+        target: authRateLimits.key,
+        set: { windowStart: now, count: sql`${authRateLimits.count} + 1` },
+      });
+  }
+
+  async reset(...keys: string[]): Promise<void> {
+    await this.db.delete(authRateLimits).where(inArray(authRateLimits.key, keys));
   }
 }

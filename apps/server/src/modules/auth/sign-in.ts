@@ -62,12 +62,26 @@ export async function checkLimits(
   const window = auth.config.auth.rateLimit.windowSeconds;
   for (const { key, max } of keys) {
     const { allowed, retryAfterSeconds } = await auth.rateLimiter.hit(key, max, window);
-    if (!allowed) {
-      reply.header('retry-after', String(retryAfterSeconds));
-      return { status: 'GENERAL_ERROR', message: RATE_LIMITED_MESSAGE, detail: RATE_LIMITED_MESSAGE };
-    }
+    if (!allowed) return limitedBody(reply, RATE_LIMITED_MESSAGE, retryAfterSeconds);
   }
   return undefined;
+}
+
+/** The answer to a refused sign-in step: 200 GENERAL_ERROR with the message and Retry-After (see checkLimits). */
+export function limitedBody(reply: FastifyReply, message: string, retryAfterSeconds: number) {
+  reply.header('retry-after', String(retryAfterSeconds));
+  return { status: 'GENERAL_ERROR' as const, message, detail: message };
+}
+
+/** Applies the per-account limits on wrong codes (code-guesses.ts); the body to send when refused. */
+export async function checkCodeGuesses(auth: AuthModule, reply: FastifyReply, contact: string) {
+  const refused = await auth.codeGuesses.refusal(contact);
+  if (!refused) return undefined;
+  const message =
+    refused.reason === 'daily-cap'
+      ? 'Too many wrong codes for this account today. Please try again tomorrow.'
+      : `Too many wrong codes. Please wait ${refused.retryAfterSeconds} seconds, then try again.`;
+  return limitedBody(reply, message, refused.retryAfterSeconds);
 }
 
 /**

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { consume, createCode, fakeClock, latestMail, SDK_HEADERS } from './auth.test-helpers.ts';
+import { RATE_LIMITED_MESSAGE } from './sign-in.ts';
+
+/**
+ * Per-account limits on sign-in: the daily cap and doubling wait on wrong codes, and the throttle on
+ * "does this address have an account?". The caller's address is the socket's (inject's remoteAddress),
+ * so these hold whether or not a proxy's X-Forwarded-For is trusted.
+ */
+
+const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+const LIMITED = { status: 'GENERAL_ERROR', message: RATE_LIMITED_MESSAGE, detail: RATE_LIMITED_MESSAGE };
+
+describe(`wrong sign-in codes per account on ${testDb}`, () => {
+  let env: TestEnv;
+  let clock: ReturnType<typeof fakeClock>;
+
+  beforeAll(async () => {
+    env = await startTestEnv({
+      workers: false,
+      env: {
+        AUTH_RATE_LIMIT_PER_CONTACT: '1000',
+        AUTH_RATE_LIMIT_PER_IP: '1000',
+        AUTH_CODE_GUESSES_PER_DAY: '8',
+        AUTH_CODE_BACKOFF_AFTER: '3',
+        AUTH_CODE_BACKOFF_BASE_SECONDS: '2',
+      },
+    });
+    clock = fakeClock(env);
+  });
+  afterAll(() => env.close());
+
+  async function start(address: string) {
+    const { body } = await createCode(env.app, { email: address });
+    expect(body.status).toBe('OK');
+    const code = latestMail(env, address).code!;
+    const wrong = code === '000000' ? '111111' : '000000';
+    const attempt = (userInputCode: string) =>
+      consume(env.app, { userInputCode, deviceId: body.deviceId, preAuthSessionId: body.preAuthSessionId });
+    return { code, wrong, attempt };
+  }
+
+  it('doubles the wait after the third wrong code in a row, across new codes, until a right one', async () => {
+    const address = email('backoff');
+    let flow = await start(address);
+    for (let n = 1; n <= 4; n++) {
+      expect((await flow.attempt(flow.wrong)).body).toMatchObject({
+        status: 'INCORRECT_USER_INPUT_CODE_ERROR',
+        failedCodeInputAttemptCount: n,
+      });
+    }
+    // Four wrong in a row, one beyond the three allowed: the next try waits 2 s, even with the right code.
+    const early = await flow.attempt(flow.code);
+    expect(early.body).toEqual({
+      status: 'GENERAL_ERROR',
+      message: 'Too many wrong codes. Please wait 2 seconds, then try again.',
+      detail: 'Too many wrong codes. Please wait 2 seconds, then try again.',
+    });
+    expect(early.res.headers['retry-after']).toBe('2');
+
+    clock.advance(2_000);
+    // The fifth wrong code ends this attempt (PASSWORDLESS_MAX_CODE_ATTEMPTS) and doubles the wait to 4 s.
+    expect((await flow.attempt(flow.wrong)).body).toEqual({ status: 'RESTART_FLOW_ERROR' });
+    flow = await start(address);
+    const refused = await flow.attempt(flow.code);
+    expect(refused.body).toMatchObject({ status: 'GENERAL_ERROR' });
+    expect(refused.res.headers['retry-after']).toBe('4');
+    clock.advance(3_000);
+    expect((await flow.attempt(flow.code)).res.headers['retry-after']).toBe('1');
+    clock.advance(1_000);
+    expect((await flow.attempt(flow.wrong)).body).toMatchObject({
+      status: 'INCORRECT_USER_INPUT_CODE_ERROR',
+    });
+    clock.advance(8_000);
+    expect((await flow.attempt(flow.code)).body).toMatchObject({ status: 'OK' });
+
+    // The right code ended the streak: the next wrong one is answered at once.
+    flow = await start(address);
+    expect((await flow.attempt(flow.wrong)).body).toMatchObject({
+      status: 'INCORRECT_USER_INPUT_CODE_ERROR',
+    });
+    expect((await flow.attempt(flow.wrong)).body).toMatchObject({
+      status: 'INCORRECT_USER_INPUT_CODE_ERROR',
+    });
+  });
+
+  it('stops taking codes for an account after the daily number of wrong ones, until the day is over', async () => {
+    const address = email('daily');
+    for (let round = 0; round < 4; round++) {
+      const flow = await start(address);
+      for (let n = 0; n < 2; n++) {
+        expect((await flow.attempt(flow.wrong)).body).toMatchObject({
+          status: 'INCORRECT_USER_INPUT_CODE_ERROR',
+        });
+      }
+      // A right code between rounds keeps the streak short, so only the daily cap is in play.
+      if (round < 3) expect((await flow.attempt(flow.code)).body).toMatchObject({ status: 'OK' });
+    }
+    const flow = await start(address);
+    const capped = await flow.attempt(flow.code);
+    expect(capped.body).toMatchObject({
+      status: 'GENERAL_ERROR',
+      message: 'Too many wrong codes for this account today. Please try again tomorrow.',
+    });
+    expect(Number(capped.res.headers['retry-after'])).toBeGreaterThan(80_000);
+    // Other accounts are unaffected.
+    const other = await start(email('other'));
+    expect((await other.attempt(other.code)).body).toMatchObject({ status: 'OK' });
+
+    clock.advance(86_400_000);
+    const tomorrow = await start(address);
+    expect((await tomorrow.attempt(tomorrow.code)).body).toMatchObject({ status: 'OK' });
+  });
+});
+
+describe(`"does this address have an account?" is throttled, on ${testDb}`, () => {
+  let env: TestEnv;
+
+  beforeAll(async () => {
+    env = await startTestEnv({
+      workers: false,
+      env: {
+        AUTH_RATE_LIMIT_PER_CONTACT: '3',
+        AUTH_RATE_LIMIT_PER_IP: '5',
+        AUTH_RATE_LIMIT_WINDOW_SECONDS: '60',
+      },
+    });
+  });
+  afterAll(() => env.close());
+
+  const exists = (address: string, ip: string) =>
+    env.app.inject({
+      method: 'GET',
+      url: `/auth/passwordless/email/exists?email=${encodeURIComponent(address)}`,
+      headers: SDK_HEADERS,
+      remoteAddress: ip,
+    });
+
+  it('limits probes per IP', async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await exists(email(`probe${i}`), '10.3.0.1')).json()).toEqual({ status: 'OK', exists: false });
+    }
+    const over = await exists(email('probe-over'), '10.3.0.1');
+    expect(over.statusCode).toBe(200);
+    expect(over.json()).toEqual(LIMITED);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await exists(email('probe-else'), '10.3.0.2')).json()).toMatchObject({ status: 'OK' });
+  });
+
+  it('limits probes of one account from many IPs, without touching its sign-in', async () => {
+    const address = email('target');
+    for (let i = 0; i < 3; i++) {
+      expect((await exists(address, `10.4.0.${i}`)).json()).toMatchObject({ status: 'OK' });
+    }
+    expect((await exists(address, '10.4.0.9')).json()).toEqual(LIMITED);
+    expect((await exists(email('someone-else'), '10.4.0.9')).json()).toMatchObject({ status: 'OK' });
+    expect((await createCode(env.app, { email: address })).body.status).toBe('OK');
+  });
+});
