@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
+import { ErrorBody } from './errors.ts';
 
 export const DevMailboxMessage = z
   .object({
@@ -20,11 +21,13 @@ export type DevMailboxMessage = z.infer<typeof DevMailboxMessage>;
 export const devMailboxContract = defineContract({
   method: 'GET',
   path: '/api/dev/mailbox',
-  summary: 'Development mailbox: sign-in emails and SMS, newest first (not available in production)',
+  summary:
+    'Development mailbox: sign-in emails and SMS, newest first (loopback callers only; not available in production)',
   tags: ['dev'],
   auth: false,
   query: z.object({ to: z.string().max(320).optional() }),
   response: z.array(DevMailboxMessage).meta({ id: 'DevMailbox' }),
+  responses: { 404: ErrorBody.describe('The caller is not on this machine (loopback only)') },
 });
 
 export const EmailVerificationMode = z

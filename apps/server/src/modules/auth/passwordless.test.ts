@@ -381,6 +381,26 @@ describe(`passwordless on ${testDb}`, () => {
     });
     const all = await env.app.inject({ method: 'GET', url: '/api/dev/mailbox' });
     expect(all.json().length).toBeGreaterThan(2);
+    expect(
+      (await env.app.inject({ method: 'GET', url: '/api/dev/mailbox', remoteAddress: '::1' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('serves the development mailbox to this machine only, whatever X-Forwarded-For claims', async () => {
+    for (const remoteAddress of ['10.0.0.7', '192.168.1.20', '::ffff:10.0.0.7', '2001:db8::1']) {
+      const res = await env.app.inject({
+        method: 'GET',
+        url: '/api/dev/mailbox',
+        remoteAddress,
+        headers: { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1' },
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({
+        code: 'NOT_FOUND',
+        detail: expect.stringContaining('only served to this machine'),
+      });
+      expect(res.body).not.toContain('"link"');
+    }
   });
 
   it('returns the user profile for the token of a phone-less email user', async () => {
