@@ -4,7 +4,7 @@ import type { AuthModule } from '../modules/auth/auth.module.ts';
 import { globalClaimErrors } from '../modules/auth/claims.ts';
 import { SessionError } from '../modules/auth/session.errors.ts';
 import type { Session } from '../modules/auth/session.service.ts';
-import { passesAntiCsrf, readAccessToken } from '../modules/auth/session.transport.ts';
+import { fromTrustedOrigin, passesAntiCsrf, readAccessToken } from '../modules/auth/session.transport.ts';
 
 /** The signed-in user of a product request (set by `app.requireUser`). */
 export interface AuthUser {
@@ -36,6 +36,9 @@ export function registerAuthGuard(app: FastifyInstance, auth: AuthModule): void 
   app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
     const found = readAccessToken(request);
     if (!found) throw new AppError('UNAUTHORISED', 'Please sign in to continue.');
+    if (!fromTrustedOrigin(request, found.mode, auth.cookies)) {
+      throw new AppError('FORBIDDEN', 'This request came from a page on another site, so it was refused.');
+    }
     let session: Session;
     try {
       session = await auth.sessions.verify(found.token);

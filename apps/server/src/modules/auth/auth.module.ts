@@ -89,7 +89,7 @@ export function createAuthModule(
     hooks: new SignInHooks(log),
     mailer,
     mailbox,
-    cookies: cookiePolicy(auth, config.publicUrl, AUTH_BASE_PATH),
+    cookies: cookiePolicy(auth, config.publicUrl, AUTH_BASE_PATH, config.corsOrigins),
     close() {
       if (mailer instanceof SmtpMailer) mailer.close();
     },

@@ -4,6 +4,7 @@ import type { AuthModule } from './auth.module.ts';
 import { SessionError, tryRefreshToken } from './session.errors.ts';
 import type { IssuedTokens, Session } from './session.service.ts';
 import {
+  fromTrustedOrigin,
   passesAntiCsrf,
   readAccessToken,
   writeSessionTokens,
@@ -87,6 +88,7 @@ export async function sessionOf(
     if (options.required) throw tryRefreshToken();
     return undefined;
   }
+  assertTrustedOrigin(auth, request, found.mode);
   try {
     const session = await auth.sessions.verify(found.token);
     if (!passesAntiCsrf(request, found.mode, auth.cookies, session.payload.antiCsrfToken))
@@ -95,6 +97,16 @@ export async function sessionOf(
   } catch (err) {
     if (!options.required && err instanceof SessionError) return undefined;
     throw err;
+  }
+}
+
+/**
+ * A 400 for a cookie-borne, state-changing request from another site's page (not a 401: that would
+ * send the SDK into a refresh, and a refresh into clearing the person's real session).
+ */
+export function assertTrustedOrigin(auth: AuthModule, request: FastifyRequest, mode: TransferMode): void {
+  if (!fromTrustedOrigin(request, mode, auth.cookies)) {
+    throw new FdiBadRequest('This request came from a page on another site, so it was refused.');
   }
 }
 

@@ -2,9 +2,22 @@ import { parseSetCookie } from 'cookie';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
-import { consume, createCode, decodeFrontToken, latestMail, SESSION_HEADERS } from './auth.test-helpers.ts';
+import {
+  consume,
+  createCode,
+  decodeFrontToken,
+  latestMail,
+  SESSION_HEADERS,
+  signIn,
+} from './auth.test-helpers.ts';
 
 const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+
+function setCookieNames(res: LightMyRequestResponse): string[] {
+  const raw = res.headers['set-cookie'];
+  const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  return list.map((c) => parseSetCookie(c).name);
+}
 
 function cookies(res: LightMyRequestResponse) {
   const raw = res.headers['set-cookie'];
@@ -188,6 +201,118 @@ describe(`sessions in cookie mode on ${testDb}`, () => {
         headers: { ...SESSION_HEADERS, 'anti-csrf': antiCsrf, cookie: `sAccessToken=${newAccess}` },
       });
       expect(signout.statusCode).toBe(200);
+    });
+  });
+
+  describe('same-site web app (SameSite=Lax, no anti-CSRF token): Origin check and one cookie each', () => {
+    let env: TestEnv;
+    let trusted: string;
+    beforeAll(async () => {
+      env = await startTestEnv({ workers: false });
+      trusted = new URL(env.config.publicUrl).origin;
+    });
+    afterAll(() => env.close());
+
+    it('sets each session cookie once per response: sign-in, sign-in over a session, refresh, sign-out', async () => {
+      const address = email('once');
+      const first = await cookieSignIn(env, address);
+      expect(setCookieNames(first.res)).toEqual(['sAccessToken', 'sRefreshToken']);
+      const jar = `sAccessToken=${first.access.value}; sRefreshToken=${first.refresh.value}`;
+
+      const started = await createCode(env.app, { email: address }, { headers: { cookie: jar } });
+      const again = await consume(
+        env.app,
+        {
+          userInputCode: latestMail(env, address).code,
+          deviceId: started.body.deviceId,
+          preAuthSessionId: started.body.preAuthSessionId,
+        },
+        { headers: { 'st-auth-mode': 'cookie', cookie: jar } },
+      );
+      expect(setCookieNames(again.res)).toEqual(['sAccessToken', 'sRefreshToken']);
+
+      const info = await env.app.inject({
+        method: 'PUT',
+        url: '/auth/mfa/info',
+        headers: { ...SESSION_HEADERS, 'content-type': 'application/json', cookie: jar },
+        payload: {},
+      });
+      expect(setCookieNames(info)).toEqual(['sAccessToken']);
+
+      const refreshed = await env.app.inject({
+        method: 'POST',
+        url: '/auth/session/refresh',
+        headers: { ...SESSION_HEADERS, cookie: `sRefreshToken=${first.refresh.value}` },
+      });
+      expect(refreshed.statusCode).toBe(200);
+      expect(setCookieNames(refreshed)).toEqual(['sAccessToken', 'sRefreshToken']);
+
+      const signout = await env.app.inject({
+        method: 'POST',
+        url: '/auth/signout',
+        headers: { ...SESSION_HEADERS, cookie: `sAccessToken=${cookies(refreshed).sAccessToken!.value}` },
+      });
+      expect(signout.statusCode).toBe(200);
+      expect(setCookieNames(signout)).toEqual(['sAccessToken', 'sRefreshToken']);
+    });
+
+    it("refuses cookie-borne changes from another site's page and changes nothing", async () => {
+      const { access, refresh } = await cookieSignIn(env, email('origin'));
+      const cookie = `sAccessToken=${access.value}`;
+      const evil = 'https://lumina.test.evil.example';
+
+      const product = await env.app.inject({
+        method: 'PUT',
+        url: '/api/user/second-factors/otp-email',
+        headers: { cookie, origin: evil },
+      });
+      expect(product.statusCode).toBe(403);
+      expect(product.json()).toMatchObject({
+        code: 'FORBIDDEN',
+        detail: expect.stringContaining('another site'),
+      });
+      const unchanged = await env.app.inject({
+        method: 'GET',
+        url: '/api/user/second-factors',
+        headers: { cookie, origin: evil },
+      });
+      expect(unchanged.statusCode).toBe(200);
+      expect(unchanged.json().enabled).toEqual([]);
+
+      const signout = await env.app.inject({
+        method: 'POST',
+        url: '/auth/signout',
+        headers: { ...SESSION_HEADERS, cookie, origin: evil },
+      });
+      expect(signout.statusCode).toBe(400);
+      expect(signout.json().message).toContain('another site');
+      expect(setCookieNames(signout)).toEqual([]);
+      const refreshFromEvil = await env.app.inject({
+        method: 'POST',
+        url: '/auth/session/refresh',
+        headers: { ...SESSION_HEADERS, cookie: `sRefreshToken=${refresh.value}`, origin: evil },
+      });
+      expect(refreshFromEvil.statusCode).toBe(400);
+      expect(setCookieNames(refreshFromEvil)).toEqual([]);
+      expect(
+        (await env.app.inject({ method: 'GET', url: '/api/user', headers: { cookie } })).statusCode,
+      ).toBe(200);
+
+      // Our own pages, and header-mode callers (no ambient credential), go through.
+      const ours = await env.app.inject({
+        method: 'PUT',
+        url: '/api/user/second-factors/otp-email',
+        headers: { cookie, origin: trusted },
+      });
+      expect(ours.statusCode).toBe(200);
+      expect(ours.json().enabled).toEqual(['otp-email']);
+      const bearer = await signIn(env, email('bearer'));
+      const fromElsewhere = await env.app.inject({
+        method: 'PUT',
+        url: '/api/user/second-factors/otp-email',
+        headers: { authorization: `Bearer ${bearer.accessToken}`, origin: evil },
+      });
+      expect(fromElsewhere.statusCode).toBe(200);
     });
   });
 });

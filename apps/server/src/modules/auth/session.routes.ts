@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthModule } from './auth.module.ts';
-import { plainRoute, sendTokens, sessionOf } from './fdi.http.ts';
+import { assertTrustedOrigin, plainRoute, sendTokens, sessionOf } from './fdi.http.ts';
 import { SessionError } from './session.errors.ts';
 import { clearSessionTokens, passesAntiCsrf, readRefreshToken } from './session.transport.ts';
 
@@ -18,6 +18,7 @@ export function sessionRoutes(app: FastifyInstance, auth: AuthModule): void {
       clearSessionTokens(reply, 'both', auth.cookies);
       return reply.code(401).send({ message: 'unauthorised' });
     }
+    assertTrustedOrigin(auth, request, found.mode);
     try {
       const { tokens } = await auth.sessions.refresh(found.token, (sessionToken) =>
         passesAntiCsrf(request, found.mode, auth.cookies, sessionToken, true),

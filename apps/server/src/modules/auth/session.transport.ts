@@ -30,10 +30,17 @@ export interface CookiePolicy {
   domain?: string;
   antiCsrf: AntiCsrfPolicy;
   refreshPath: string;
+  /** Origins whose pages may send state-changing requests with a session cookie (API, web app, CORS). */
+  trustedOrigins: string[];
 }
 
 /** Lax when the web app and the API share a site (scheme + registrable domain), otherwise None. */
-export function cookiePolicy(auth: AuthConfig, publicUrl: string, basePath = '/auth'): CookiePolicy {
+export function cookiePolicy(
+  auth: AuthConfig,
+  publicUrl: string,
+  basePath = '/auth',
+  corsOrigins: readonly string[] = [],
+): CookiePolicy {
   const api = new URL(publicUrl);
   const web = new URL(auth.webUrl);
   const sameSite =
@@ -50,6 +57,7 @@ export function cookiePolicy(auth: AuthConfig, publicUrl: string, basePath = '/a
     domain: auth.cookieDomain,
     antiCsrf,
     refreshPath: `${basePath}/session/refresh`,
+    trustedOrigins: [...new Set([api.origin, web.origin, ...corsOrigins.map((o) => new URL(o).origin)])],
   };
 }
 
@@ -99,10 +107,17 @@ export function frontToken(payload: AccessTokenPayload, accessTokenExpiry: numbe
   ).toString('base64');
 }
 
+/**
+ * Sets one cookie, replacing an earlier Set-Cookie of the same name in this response (a write then a
+ * clear, say), so each cookie appears once. Fastify's `reply.header('set-cookie', …)` appends to what is
+ * there, so the list is removed and written back whole (passing the old list back in duplicated it).
+ */
 function addCookie(reply: FastifyReply, cookie: SetCookie): void {
   const existing = reply.getHeader('set-cookie');
   const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
-  reply.header('set-cookie', [...list, stringifySetCookie(cookie)]);
+  const others = list.filter((c) => !c.startsWith(`${cookie.name}=`));
+  reply.removeHeader('set-cookie');
+  reply.header('set-cookie', [...others, stringifySetCookie(cookie)]);
 }
 
 function exposeHeaders(reply: FastifyReply): void {
@@ -180,6 +195,25 @@ export function clearSessionTokens(
       ...common,
     });
   }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * False when a state-changing request rides on a session cookie and its `Origin` names a site other
+ * than ours. Browsers send `Origin` on every cross-origin request and on same-origin non-GET ones, so a
+ * forged form or fetch from another page (including a sibling subdomain that SameSite=Lax lets through)
+ * is caught whatever the anti-CSRF policy; header-mode requests carry no ambient credential.
+ */
+export function fromTrustedOrigin(
+  request: FastifyRequest,
+  mode: TransferMode,
+  policy: CookiePolicy,
+): boolean {
+  if (mode === 'header' || SAFE_METHODS.has(request.method)) return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  return typeof origin === 'string' && policy.trustedOrigins.includes(origin);
 }
 
 /**
