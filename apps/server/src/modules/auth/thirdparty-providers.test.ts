@@ -227,6 +227,35 @@ describe(`third-party providers beyond Google (GitHub through arctic, GitLab thr
     });
     expect(new URL(refused.headers.location as string).origin).toBe(WEB);
   });
+
+  it('refuses an oversize Apple callback with a 400 instead of copying it into the Location header', async () => {
+    const state = Buffer.from(
+      JSON.stringify({ state: 's1', frontendRedirectURI: callback('apple') }),
+    ).toString('base64');
+    const post = (fields: Record<string, string>) =>
+      env.app.inject({
+        method: 'POST',
+        url: '/auth/callback/apple',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ code: 'c1', state, ...fields }).toString(),
+      });
+    // A realistic response (an id_token and the first-sign-in user JSON) still goes through.
+    const real = await post({
+      id_token: 'e'.repeat(1500),
+      user: JSON.stringify({ name: { firstName: 'A' } }),
+    });
+    expect(real.statusCode).toBe(303);
+
+    for (const fields of [
+      { user: 'x'.repeat(200_000) },
+      Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}`, 'y'.repeat(4000)])),
+    ]) {
+      const res = await post(fields);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: expect.stringMatching(/too (large|long)/) });
+      expect(res.headers.location).toBeUndefined();
+    }
+  });
 });
 
 describe(`EMAIL_VERIFICATION=required with a provider that shares an unverified email, on ${testDb}`, () => {

@@ -53,6 +53,9 @@ export function thirdPartyRoutes(app: FastifyInstance, auth: AuthModule): void {
     return { status: 'OK', urlWithQueryParams: url, pkceCodeVerifier };
   });
 
+  /** The longest redirect the Apple callback sends on (code, id_token, state and user, with room to spare). */
+  const APPLE_CALLBACK_MAX_LOCATION = 8192;
+
   // Apple posts the code to the API (response_mode=form_post; the web SDK's Apple button uses
   // `{apiDomain}/auth/callback/apple` as the redirect URI). Send the browser on to the web callback page
   // with the same fields as a query, as supertokens-node does. The page comes from the SDK's `state`
@@ -82,7 +85,13 @@ export function thirdPartyRoutes(app: FastifyInstance, auth: AuthModule): void {
     for (const [key, value] of Object.entries(form)) {
       if (typeof value === 'string') url.searchParams.set(key, value);
     }
-    return reply.redirect(url.toString(), 303);
+    // The fields travel on in the Location header: bounded, so an oversize post cannot make a header
+    // that proxies and browsers refuse (Apple's real fields are well under a few KB).
+    const location = url.toString();
+    if (location.length > APPLE_CALLBACK_MAX_LOCATION) {
+      throw new FdiBadRequest('The sign-in response from Apple is too large. Please try signing in again.');
+    }
+    return reply.redirect(location, 303);
   });
 
   tenantRoute(app, 'POST', '/signinup', async (request, reply) => {
