@@ -1,0 +1,125 @@
+import { expect, test, type Page } from '@playwright/test';
+import { TOTP } from 'otpauth';
+import {
+  card,
+  common,
+  header,
+  latestMessageId,
+  mailbox,
+  newEmail,
+  type MailboxMessage,
+  signInWithCode,
+  totpCard,
+} from './support/auth';
+
+/**
+ * A factor used to sign in never counts as the second factor (issue 10): with an authenticator and
+ * the email code both on, an email-code sign-in must still be completed with the authenticator.
+ */
+
+test.use({ colorScheme: 'light' });
+
+function authenticator(secret: string) {
+  const totp = new TOTP({ secret: secret.replace(/\s+/g, ''), algorithm: 'SHA1', digits: 6, period: 30 });
+  // `offset` steps ahead: the server accepts one step of skew and never the same step twice.
+  return (offset = 0) => totp.generate({ timestamp: Date.now() + offset * 30_000 });
+}
+
+async function signUpFromHeader(page: Page, request: Parameters<typeof signInWithCode>[1], email: string) {
+  await page.goto('/');
+  await header(page).getByRole('link', { name: common.header.signIn }).click();
+  await signInWithCode(page, request, email);
+  await expect(page).toHaveURL(/\/onboarding$/);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+}
+
+async function openAccount(page: Page) {
+  await header(page).getByRole('link', { name: common.header.accountLabel }).click();
+  await expect(page).toHaveURL(/\/account$/);
+}
+
+async function signOutAndSignInWithCode(
+  page: Page,
+  request: Parameters<typeof signInWithCode>[1],
+  email: string,
+) {
+  await header(page).getByRole('button', { name: common.header.signOut }).click();
+  await expect(header(page).getByRole('link', { name: common.header.signIn })).toBeVisible();
+  await header(page).getByRole('link', { name: common.header.signIn }).click();
+  await signInWithCode(page, request, email);
+}
+
+/** Product pages stay out of reach: the app sends the half-signed-in person back to the MFA step. */
+async function expectProductPagesBlocked(page: Page) {
+  for (const path of ['/gallery', '/credits', '/account']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/auth\/mfa/);
+    await expect(header(page).getByTestId('user-email')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1, name: common.pages.gallery!.title })).toHaveCount(0);
+  }
+}
+
+test('authenticator + email code on: an email-code sign-in still needs the authenticator before any product page', async ({
+  page,
+  request,
+}) => {
+  const email = newEmail('bypass');
+  await signUpFromHeader(page, request, email);
+  await openAccount(page);
+  await page.getByTestId('factor-totp').getByRole('button', { name: common.account.setUp }).click();
+  await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
+  await totpCard.showSecret(page).click();
+  const code = authenticator((await totpCard.secret(page).innerText()).trim());
+  await totpCard.code(page).fill(code());
+  await card.submit(page).click();
+  await expect(page.getByTestId('factor-totp')).toHaveAttribute('data-state', 'on');
+  const emailRow = page.getByTestId('factor-otp-email');
+  await emailRow.getByRole('button', { name: common.account.turnOn }).click();
+  await expect(emailRow).toHaveAttribute('data-state', 'on');
+
+  // The emailed code signs in, but it is the first factor: the app goes straight to the authenticator
+  // (no chooser offering "Email based OTP"), and nothing behind sign-in opens.
+  await signOutAndSignInWithCode(page, request, email);
+  await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
+  await expect(totpCard.code(page)).toBeVisible();
+  await expect(card.container(page)).not.toContainText('Email based OTP');
+  await expectProductPagesBlocked(page);
+
+  await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
+  await totpCard.code(page).fill(code(1));
+  await card.submit(page).click();
+  await expect(page).not.toHaveURL(/\/auth/);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+  await page.goto('/gallery');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(common.pages.gallery!.title);
+});
+
+test('email code as the only second factor: an email-code sign-in asks for a second, fresh emailed code', async ({
+  page,
+  request,
+}) => {
+  const email = newEmail('fresh-code');
+  await signUpFromHeader(page, request, email);
+  await openAccount(page);
+  const emailRow = page.getByTestId('factor-otp-email');
+  await emailRow.getByRole('button', { name: common.account.turnOn }).click();
+  await expect(emailRow).toHaveAttribute('data-state', 'on');
+
+  const before = await latestMessageId(request, email);
+  await signOutAndSignInWithCode(page, request, email);
+  await expect(page).toHaveURL(/\/auth\/mfa\/otp-email/);
+  await expect(header(page).getByTestId('user-email')).toHaveCount(0);
+  // The MFA page sends its own code: a second message after the one that signed in.
+  let fresh: MailboxMessage | undefined;
+  await expect
+    .poll(async () => {
+      const since = (await mailbox(request, email)).filter((m) => m.id > before);
+      fresh = since[0];
+      return since.length;
+    })
+    .toBe(2);
+  await card.code(page).fill(fresh!.code!);
+  await card.submit(page).click();
+  await expect(page).not.toHaveURL(/\/auth/);
+  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+});
