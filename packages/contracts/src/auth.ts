@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
+import { text } from './text.ts';
 
 export const DevMailboxMessage = z
   .object({
@@ -23,7 +24,7 @@ export const devMailboxContract = defineContract({
   summary: 'Development mailbox: sign-in emails and SMS, newest first (not available in production)',
   tags: ['dev'],
   auth: false,
-  query: z.object({ to: z.string().max(320).optional() }),
+  query: z.object({ to: text().max(320).optional() }),
   response: z.array(DevMailboxMessage).meta({ id: 'DevMailbox' }),
 });
 
