@@ -1,0 +1,504 @@
+import { readdirSync } from 'node:fs';
+import { contracts, type Contract } from '@lumina/contracts';
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+// The query-string parser Fastify itself uses, so the test knows exactly what a route was given.
+import { parse as parseQuery } from 'fast-querystring';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { fakePng } from '../fakes/png.ts';
+import { signedInClient, type Client } from '../support/api.ts';
+import { multipartBody, type FilePart } from '../support/multipart.ts';
+import { startTestEnv, type TestEnv } from '../harness.ts';
+
+/**
+ * Hostile input against every contract, generated from the contracts themselves: a new route is
+ * covered without new test code. For each route, random and hostile path ids, query strings, JSON
+ * bodies and multipart forms (NUL, lone surrogates, huge strings, wrong types, broken percent-escapes,
+ * crafted cursors, 1e309, -0, "0x10", …) mixed with valid-looking values. The rules:
+ *  - no request is ever answered 5xx;
+ *  - a request the contract's own schemas refuse is answered 4xx with a `detail`, and changes nothing:
+ *    balances, ledger, images, uploads (rows and files), jobs (and the queue), payments, videos.
+ * A request the schemas accept may legitimately succeed (a valid prompt is charged), so only the first
+ * rule applies to it. Seeded and bounded: the same cases every run.
+ */
+
+const SEED = 20_261_010;
+const RUNS_PER_ROUTE = 24;
+
+interface Def {
+  type: string;
+  format?: string;
+  checks?: Array<{ _zod: { def: { check?: string; format?: string; pattern?: RegExp } } }>;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  options?: z.ZodType[];
+  element?: z.ZodType;
+  entries?: Record<string, string | number>;
+  values?: unknown[];
+}
+const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+// ---- hostile values ------------------------------------------------------------------------------
+
+const b64 = (text: string) => Buffer.from(text).toString('base64url');
+const CRAFTED_CURSORS = [
+  b64(`2024-01-01T00:00:00Z|${'-'.repeat(36)}`),
+  b64(`2024-01-01T00:00:00.000Z|${'a'.repeat(36)}`),
+  b64('0000-01-01T00:00:00.000Z|0b6e6f6e-8a8a-4a8a-8a8a-8a8a8a8a8a8a'),
+  b64('-000010-01-01T00:00:00.000Z|0b6e6f6e-8a8a-4a8a-8a8a-8a8a8a8a8a8a'),
+  b64('+010000-01-01T00:00:00.000Z|0b6e6f6e-8a8a-4a8a-8a8a-8a8a8a8a8a8a'),
+  b64('2024-01-01T00:00:00.000Z|0b6e6f6e-8a8a-4a8a-8a8a-8a8a8a8a8a8a|extra'),
+  'MjAyNC0wMS0wMVQwMDowMDowMFp8LS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0t',
+  '9223372036854775808',
+  '0',
+];
+
+const HOSTILE_STRINGS = [
+  'a\u0000b',
+  '\u0000',
+  '\ud800',
+  'x\udfffy',
+  '\u0007bell',
+  'del\u007f',
+  'line\nbreak',
+  '%00',
+  '%E0%A4%A',
+  '%',
+  '0x10',
+  '1e309',
+  '-0',
+  '+5',
+  'NaN',
+  'Infinity',
+  '',
+  '   ',
+  'null',
+  "'; drop table images; --",
+  '../../etc/passwd',
+  '\u202egnp.exe',
+  'http://127.0.0.1/img/%E0%A4%A.png',
+  'http://169.254.169.254/latest/meta-data',
+  'https://example.test/img/%E0%A4%A.png',
+  'javascript:alert(1)',
+  '😀'.repeat(3),
+  'a'.repeat(70_000),
+  ...CRAFTED_CURSORS,
+];
+
+/** UTF-16 code units, lone surrogates and control characters included. */
+const codeUnitString = fc.string({
+  unit: fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)),
+  maxLength: 24,
+});
+
+const hostileString = fc.oneof(
+  { arbitrary: fc.constantFrom(...HOSTILE_STRINGS), weight: 4 },
+  { arbitrary: codeUnitString, weight: 2 },
+  { arbitrary: fc.string({ unit: 'binary', maxLength: 24 }), weight: 1 },
+);
+
+const hostileNumber = fc.oneof(
+  fc.constantFrom(-0, -1, 0, 0.5, 1e21, 4_294_967_296, Number.MAX_SAFE_INTEGER + 2, 1e308, -1e308),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { arbitrary: hostileString, weight: 4 },
+  { arbitrary: hostileNumber, weight: 2 },
+  { arbitrary: fc.constantFrom(null, true, false, [], {}, [['deep']], { $gt: '' }), weight: 1 },
+);
+
+// ---- arbitraries from zod schemas ------------------------------------------------------------------
+
+interface Context {
+  /** Ids of rows that exist (the client's own image), so some requests reach real rows. */
+  ids: string[];
+}
+
+function regexOf(def: Def): RegExp | undefined {
+  return def.checks?.map((c) => c._zod.def).find((d) => d.format === 'regex')?.pattern;
+}
+
+/** Valid-looking values for `schema`, with hostile values mixed in at every level. */
+function arbitraryFor(schema: z.ZodType, ctx: Context): fc.Arbitrary<unknown> {
+  const def = defOf(schema);
+  const mixed = (valid: fc.Arbitrary<unknown>) =>
+    fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: hostileValue, weight: 1 });
+  switch (def.type) {
+    case 'string': {
+      if (def.format === 'uuid' || def.format === 'guid') {
+        return mixed(fc.oneof(fc.uuid(), fc.constantFrom(...ctx.ids)));
+      }
+      if (def.format === 'url') return mixed(fc.oneof(fc.webUrl(), fc.constantFrom(...HOSTILE_STRINGS)));
+      const pattern = regexOf(def);
+      let matching: fc.Arbitrary<string> | undefined;
+      if (pattern) {
+        try {
+          matching = fc.stringMatching(pattern, { size: 'xsmall' });
+        } catch {
+          // A pattern fast-check cannot generate from: plain strings stand in.
+        }
+      }
+      return mixed(
+        fc.oneof(matching ?? fc.string({ maxLength: 20 }), fc.constantFrom('a cat on a mat', 'starter')),
+      );
+    }
+    case 'number':
+    case 'int':
+      return mixed(fc.oneof(fc.integer({ min: -2, max: 12 }), fc.constantFrom(0.6, 4_294_967_295)));
+    case 'boolean':
+      return mixed(fc.boolean());
+    case 'enum':
+      return mixed(fc.constantFrom(...Object.values(def.entries ?? {})));
+    case 'literal':
+      return mixed(fc.constantFrom(...(def.values ?? [])));
+    case 'object': {
+      const shape = Object.fromEntries(
+        Object.entries(def.shape ?? {}).map(([key, value]) => [key, arbitraryFor(value, ctx)]),
+      );
+      return fc.oneof(
+        { arbitrary: fc.record(shape, { requiredKeys: [] }), weight: 6 },
+        {
+          arbitrary: fc
+            .tuple(
+              fc.record(shape, { requiredKeys: [] }),
+              fc.constantFrom('junk', '__proto__', 'constructor'),
+            )
+            .map(([value, extra]) => ({ ...value, [extra]: 'x' })),
+          weight: 1,
+        },
+        { arbitrary: hostileValue, weight: 1 },
+      );
+    }
+    case 'optional':
+    case 'nullable':
+    case 'nonoptional':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+      return fc.oneof(arbitraryFor(def.innerType!, ctx), fc.constant(undefined), fc.constant(null));
+    case 'pipe':
+      // A preprocess step is a pipe from a transform: generate for the schema it feeds.
+      return arbitraryFor(defOf(def.in!).type === 'transform' ? def.out! : def.in!, ctx);
+    case 'union':
+      return fc.oneof(...def.options!.map((option) => arbitraryFor(option, ctx)));
+    case 'array':
+      return mixed(fc.array(arbitraryFor(def.element!, ctx), { maxLength: 3 }));
+    default:
+      return hostileValue;
+  }
+}
+
+// ---- requests --------------------------------------------------------------------------------------
+
+/** Percent-encodes like a client would; a lone surrogate goes out as its raw UTF-16 code unit bytes. */
+function encode(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return [...value]
+      .map((ch) =>
+        /\p{Cs}/u.test(ch)
+          ? `%${(ch.charCodeAt(0) >> 8).toString(16)}%${(ch.charCodeAt(0) & 0xff).toString(16).padStart(2, '0')}`
+          : encodeURIComponent(ch),
+      )
+      .join('');
+  }
+}
+
+/** As text in a URL or a form: strings as they are, anything else as its JSON (or String). */
+const asText = (value: unknown) =>
+  typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+
+/** Raw URL fragments no encoder produces: broken escapes, encoded NUL, traversal. */
+const RAW_SEGMENTS = ['%00', '%E0%A4%A', '%', '%zz', '..%2F..%2Fetc', '%ED%A0%80', 'a%00b'];
+
+interface Built {
+  request: InjectOptions;
+  /** The contract's schemas refuse this request (or it cannot even be parsed). */
+  refused: boolean;
+  label: string;
+}
+
+const safeParses = (schema: z.ZodType | undefined, value: unknown) =>
+  schema === undefined || schema.safeParse(value).success;
+
+function pathArbitrary(contract: Contract, ctx: Context) {
+  const names = [...contract.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const wildcard = contract.path.endsWith('*');
+  const valueArb = (name: string) => {
+    const schema = contract.params ? defOf(contract.params).shape?.[name] : undefined;
+    const generated = schema ? arbitraryFor(schema, ctx) : hostileValue;
+    return fc.oneof(
+      { arbitrary: generated.map((v) => ({ encoded: encode(asText(v ?? '')) })), weight: 5 },
+      { arbitrary: fc.constantFrom(...RAW_SEGMENTS).map((raw) => ({ encoded: raw })), weight: 1 },
+    );
+  };
+  const all = [...names, ...(wildcard ? ['*'] : [])];
+  return fc.tuple(...all.map(valueArb)).map((values) => {
+    let path = contract.path;
+    const params: Record<string, string> = {};
+    let decodable = true;
+    values.forEach((value, i) => {
+      const name = all[i]!;
+      path = name === '*' ? path.replace('*', value.encoded) : path.replace(`{${name}}`, value.encoded);
+      try {
+        params[name] = decodeURIComponent(value.encoded);
+      } catch {
+        decodable = false;
+      }
+    });
+    // An empty segment is another URL (the router's 404): still refused, still nothing may change.
+    const empty = Object.values(params).some((v) => v === '');
+    return { path, params, refused: !decodable || empty || !safeParses(contract.params, params) };
+  });
+}
+
+function queryArbitrary(contract: Contract, ctx: Context) {
+  const generated = contract.query ? arbitraryFor(contract.query, ctx) : fc.constant(undefined);
+  return fc
+    .tuple(
+      generated,
+      fc.option(fc.constantFrom(...RAW_SEGMENTS, ...CRAFTED_CURSORS), { freq: 4 }),
+      fc.constantFrom('cursor', 'limit', 'model', 'junk'),
+    )
+    .map(([value, raw, rawKey]) => {
+      const parts: string[] = [];
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        for (const [key, v] of Object.entries(value)) {
+          if (v === undefined) continue;
+          for (const item of Array.isArray(v) ? v : [v]) parts.push(`${encode(key)}=${encode(asText(item))}`);
+        }
+      }
+      if (raw !== null) parts.push(`${rawKey}=${raw}`);
+      const search = parts.join('&');
+      const parsed = parseQuery(search) as Record<string, unknown>;
+      return {
+        search: search ? `?${search}` : '',
+        refused: contract.query ? !safeParses(contract.query, { ...parsed }) : false,
+      };
+    });
+}
+
+const RAW_BODIES = ['{', '[', 'null', '"text"', '{"a":1e309}', '{"text":"a\\u0000b"}', 'nul\u0000', '{}'];
+
+function jsonBodyArbitrary(contract: Contract, ctx: Context) {
+  const generated = contract.body ? arbitraryFor(contract.body, ctx) : hostileValue;
+  return fc.oneof(
+    {
+      arbitrary: fc.tuple(generated, fc.boolean()).map(([value, overflow]) => {
+        let raw = JSON.stringify(value);
+        // JSON.stringify cannot write 1e309 or -0: put them in by hand.
+        if (raw !== undefined && overflow) raw = raw.replace(/(:|\[)(-?\d+(\.\d+)?)/, '$11e309');
+        return raw;
+      }),
+      weight: 6,
+    },
+    { arbitrary: fc.constantFrom(...RAW_BODIES), weight: 1 },
+    { arbitrary: fc.constant(undefined), weight: 1 },
+  );
+}
+
+/** What the server reads from a JSON body; `refused` when it is not JSON at all. */
+function readJson(raw: string | undefined): { value: unknown; parsed: boolean } {
+  if (raw === undefined) return { value: undefined, parsed: true };
+  try {
+    return { value: JSON.parse(raw), parsed: true };
+  } catch {
+    return { value: undefined, parsed: false };
+  }
+}
+
+interface FormCase {
+  parts: Record<string, string | FilePart>;
+  /** A text field not in the form, or a malformed body. */
+  unknownField: boolean;
+  fields: Record<string, string>;
+  raw?: { payload: string; contentType: string };
+}
+
+function formArbitrary(form: NonNullable<Contract['form']>, ctx: Context, png: Buffer) {
+  const shape = form.fields ? (defOf(form.fields).shape ?? {}) : {};
+  const fieldArb = fc.record(
+    Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, arbitraryFor(v, ctx)])),
+    { requiredKeys: [] },
+  );
+  const fileArb: fc.Arbitrary<FilePart> = fc.oneof(
+    fc.constant({ filename: 'photo.png', bytes: png, contentType: 'image/png' }),
+    fc
+      .tuple(fc.uint8Array({ maxLength: 64 }), hostileString)
+      .map(([bytes, name]) => ({ filename: name.replace(/["\r\n]/g, ''), bytes: Buffer.from(bytes) })),
+  );
+  const filesArb = fc.record(Object.fromEntries(form.files.map((f) => [f, fileArb])), { requiredKeys: [] });
+  const wellFormed = fc
+    .tuple(fieldArb, filesArb, fc.option(fc.constantFrom('junk', 'image_url'), { freq: 5 }))
+    .map(([values, files, extra]): FormCase => {
+      const fields: Record<string, string> = {};
+      for (const [key, value] of Object.entries(values)) {
+        if (value === undefined) continue;
+        // What the server reads back: the text as UTF-8 (a lone surrogate arrives as U+FFFD).
+        fields[key] = Buffer.from(asText(value)).toString('utf8');
+      }
+      const parts: Record<string, string | FilePart> = { ...fields };
+      for (const [key, file] of Object.entries(files)) if (file) parts[key] = file;
+      if (extra) parts[extra] = 'x';
+      return { parts, fields, unknownField: extra !== null && !(extra in shape) };
+    });
+  const malformed = fc
+    .constantFrom(
+      {
+        payload: '--nope\r\nContent-Disposition: form-data; name="prompt"\r\n\r\nhi',
+        contentType: 'multipart/form-data; boundary=other',
+      },
+      { payload: '', contentType: 'multipart/form-data' },
+      { payload: '{"prompt":"hi"}', contentType: 'application/json' },
+      { payload: 'prompt=hi', contentType: 'application/x-www-form-urlencoded' },
+    )
+    .map((raw): FormCase => ({ parts: {}, fields: {}, unknownField: true, raw }));
+  return fc.oneof({ arbitrary: wellFormed, weight: 5 }, { arbitrary: malformed, weight: 1 });
+}
+
+function requestArbitrary(contract: Contract, ctx: Context, png: Buffer): fc.Arbitrary<Built> {
+  const path = pathArbitrary(contract, ctx);
+  const query = queryArbitrary(contract, ctx);
+  if (contract.form) {
+    return fc.tuple(path, query, formArbitrary(contract.form, ctx, png)).map(([p, q, form]) => {
+      const body = form.raw ?? multipartBody(form.parts);
+      const fieldsOk = form.fields && !form.unknownField && safeParses(contract.form!.fields, form.fields);
+      return {
+        request: {
+          method: contract.method,
+          url: p.path + q.search,
+          headers: { 'content-type': body.contentType },
+          payload: body.payload,
+        },
+        refused: p.refused || q.refused || !fieldsOk,
+        label: `${contract.method} ${p.path}${q.search.slice(0, 200)} form ${JSON.stringify(form.fields).slice(0, 300)}`,
+      };
+    });
+  }
+  return fc.tuple(path, query, jsonBodyArbitrary(contract, ctx)).map(([p, q, raw]) => {
+    const json = readJson(raw);
+    // Fastify does not read the body of a GET at all; other methods must send parseable JSON.
+    const bodyOk =
+      contract.method === 'GET' ||
+      (json.parsed && (contract.body ? safeParses(contract.body, json.value) : true));
+    return {
+      request: {
+        method: contract.method,
+        url: p.path + q.search,
+        ...(raw === undefined ? {} : { headers: { 'content-type': 'application/json' }, payload: raw }),
+      },
+      // Webhooks have no body schema: only a correctly signed body is accepted, and none here is.
+      refused: p.refused || q.refused || !bodyOk || contract.tags.includes('webhooks'),
+      label: `${contract.method} ${p.path}${q.search.slice(0, 200)} ${String(raw).slice(0, 300)}`,
+    };
+  });
+}
+
+// ---- what must not change --------------------------------------------------------------------------
+
+const WATCHED_TABLES = [
+  'credit_balances',
+  'credit_ledger',
+  'images',
+  'image_favorites',
+  'jobs',
+  'payments',
+  'reviews',
+  'videos',
+  'stripe_events',
+];
+
+/** Every watched table's full content as one digest, plus the stored files. */
+async function fingerprint(env: TestEnv): Promise<string> {
+  const digests = WATCHED_TABLES.map(
+    (table) => `(select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from ${table} t)`,
+  ).join(` || ',' || `);
+  const result = await env.container.database.db.execute(
+    sql.raw(`select ${digests} || ',' || (select count(*) from pgboss.job)::text as digest`),
+  );
+  const rows =
+    (result as unknown as { rows?: Array<{ digest: string }> }).rows ??
+    (result as unknown as Array<{ digest: string }>);
+  const files = readdirSync(env.config.dataDir, { recursive: true }).length;
+  return `${rows[0]!.digest}:${files}`;
+}
+
+// ---- the suite -------------------------------------------------------------------------------------
+
+/** Routes whose valid calls end the caller's session or change how it signs in: their own person. */
+const OWN_PERSON = new Set(['revokeAllSessions', 'enableSecondFactor', 'disableSecondFactor']);
+/** An event stream never ends by itself: exercised without signing in (answered before it opens). */
+const ANONYMOUS = new Set(['progressStream']);
+
+describe('hostile input on every contract', () => {
+  let env: TestEnv;
+  let client: Client;
+  let ctx: Context;
+  let png: Buffer;
+  const exercised = new Set<string>();
+
+  beforeAll(async () => {
+    env = await startTestEnv({ workers: false });
+    client = await signedInClient(env, 'hostile');
+    png = await fakePng(16, 16);
+    const form = multipartBody({ file: { filename: 'a.png', bytes: png } });
+    const upload = await env.app.inject({
+      method: 'POST',
+      url: '/api/images/upload',
+      headers: { authorization: `Bearer ${client.accessToken}`, 'content-type': form.contentType },
+      payload: form.payload,
+    });
+    ctx = { ids: upload.statusCode === 201 ? [upload.json().id as string] : [] };
+    expect(ctx.ids).toHaveLength(1);
+  }, 60_000);
+  afterAll(() => env?.close());
+
+  async function send(name: string, built: Built, as: Client | undefined): Promise<LightMyRequestResponse> {
+    exercised.add(name);
+    return env.app.inject({
+      ...built.request,
+      headers: {
+        ...(built.request.headers as Record<string, string> | undefined),
+        ...(as ? { authorization: `Bearer ${as.accessToken}` } : {}),
+      },
+    });
+  }
+
+  for (const [name, contract] of Object.entries(contracts) as Array<[string, Contract]>) {
+    it(`${name}: ${contract.method} ${contract.path}`, async () => {
+      const as = ANONYMOUS.has(name)
+        ? undefined
+        : OWN_PERSON.has(name)
+          ? await signedInClient(env, name)
+          : contract.auth === false
+            ? undefined
+            : client;
+      await fc.assert(
+        fc.asyncProperty(requestArbitrary(contract, ctx, png), async (built) => {
+          const before = built.refused ? await fingerprint(env) : undefined;
+          const res = await send(name, built, as);
+          const where = `${built.label} → ${res.statusCode} ${res.body.slice(0, 300)}`;
+          expect(res.statusCode, where).toBeLessThan(500);
+          if (res.statusCode >= 400 || built.refused) {
+            expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
+            expect(typeof res.json().detail, where).toBe('string');
+          }
+          if (before !== undefined) expect(await fingerprint(env), `changed by ${where}`).toBe(before);
+        }),
+        { seed: SEED, numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+      );
+    });
+  }
+
+  it('exercised every contract', () => {
+    expect([...exercised].sort()).toEqual(Object.keys(contracts).sort());
+  });
+});
