@@ -116,19 +116,40 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 // ---- arbitraries from zod schemas ------------------------------------------------------------------
 
 interface Context {
-  /** Ids of rows that exist (the client's own image), so some requests reach real rows. */
+  /** Ids of rows that exist (the client's image, a paid payment), so requests reach real rows. */
   ids: string[];
+  /** Values the server knows (model ids, package ids, aspect ratios, a checkout session), so requests
+   * get past lookups to where their other fields are used. */
+  words: string[];
+  /** Known good values by field name (model → model ids, package_id → package ids, …). */
+  byField: Record<string, string[]>;
+  /** The field being generated, to look it up in `byField`. */
+  field?: string;
+  /** False: valid-looking values only (the base a single hostile field is put into). */
+  hostile: boolean;
+}
+
+/** Bounds of a zod number from its checks, clamped to a small window so values stay plausible. */
+function boundsOf(def: Def): { min: number; max: number } {
+  let min = -2;
+  let max = 12;
+  for (const check of def.checks ?? []) {
+    const d = check._zod.def as { check?: string; value?: number };
+    if (d.check === 'greater_than' && typeof d.value === 'number') min = d.value;
+    if (d.check === 'less_than' && typeof d.value === 'number') max = Math.min(d.value, min + 12);
+  }
+  return { min, max };
 }
 
 function regexOf(def: Def): RegExp | undefined {
   return def.checks?.map((c) => c._zod.def).find((d) => d.format === 'regex')?.pattern;
 }
 
-/** Valid-looking values for `schema`, with hostile values mixed in at every level. */
+/** Valid-looking values for `schema`, with hostile values mixed in at every level (when `ctx.hostile`). */
 function arbitraryFor(schema: z.ZodType, ctx: Context): fc.Arbitrary<unknown> {
   const def = defOf(schema);
   const mixed = (valid: fc.Arbitrary<unknown>) =>
-    fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: hostileValue, weight: 1 });
+    ctx.hostile ? fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: hostileValue, weight: 1 }) : valid;
   switch (def.type) {
     case 'string': {
       if (def.format === 'uuid' || def.format === 'guid') {
@@ -144,13 +165,24 @@ function arbitraryFor(schema: z.ZodType, ctx: Context): fc.Arbitrary<unknown> {
           // A pattern fast-check cannot generate from: plain strings stand in.
         }
       }
+      const known = ctx.field ? ctx.byField[ctx.field] : undefined;
+      if (known && !ctx.hostile) return fc.constantFrom(...known);
       return mixed(
-        fc.oneof(matching ?? fc.string({ maxLength: 20 }), fc.constantFrom('a cat on a mat', 'starter')),
+        fc.oneof(
+          { arbitrary: fc.constantFrom(...(known ?? ctx.words)), weight: 3 },
+          { arbitrary: matching ?? fc.string({ maxLength: 20 }), weight: 1 },
+        ),
       );
     }
     case 'number':
-    case 'int':
-      return mixed(fc.oneof(fc.integer({ min: -2, max: 12 }), fc.constantFrom(0.6, 4_294_967_295)));
+    case 'int': {
+      const { min, max } = boundsOf(def);
+      const inRange =
+        def.format === 'safeint' || def.type === 'int'
+          ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) })
+          : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+      return mixed(inRange);
+    }
     case 'boolean':
       return mixed(fc.boolean());
     case 'enum':
@@ -159,8 +191,12 @@ function arbitraryFor(schema: z.ZodType, ctx: Context): fc.Arbitrary<unknown> {
       return mixed(fc.constantFrom(...(def.values ?? [])));
     case 'object': {
       const shape = Object.fromEntries(
-        Object.entries(def.shape ?? {}).map(([key, value]) => [key, arbitraryFor(value, ctx)]),
+        Object.entries(def.shape ?? {}).map(([key, value]) => [
+          key,
+          arbitraryFor(value, { ...ctx, field: key }),
+        ]),
       );
+      if (!ctx.hostile) return fc.record(shape, { requiredKeys: [] });
       return fc.oneof(
         { arbitrary: fc.record(shape, { requiredKeys: [] }), weight: 6 },
         {
@@ -182,7 +218,16 @@ function arbitraryFor(schema: z.ZodType, ctx: Context): fc.Arbitrary<unknown> {
     case 'prefault':
     case 'catch':
     case 'readonly':
-      return fc.oneof(arbitraryFor(def.innerType!, ctx), fc.constant(undefined), fc.constant(null));
+      // A valid base leaves most optional fields out, so it is valid for more than its schema alone.
+      return ctx.hostile
+        ? fc.oneof(
+            { arbitrary: arbitraryFor(def.innerType!, ctx), weight: 3 },
+            { arbitrary: fc.constantFrom(undefined, null), weight: 1 },
+          )
+        : fc.oneof(
+            { arbitrary: arbitraryFor(def.innerType!, ctx), weight: 1 },
+            { arbitrary: fc.constant(undefined), weight: 2 },
+          );
     case 'pipe':
       // A preprocess step is a pipe from a transform: generate for the schema it feeds.
       return arbitraryFor(defOf(def.in!).type === 'transform' ? def.out! : def.in!, ctx);
@@ -193,6 +238,22 @@ function arbitraryFor(schema: z.ZodType, ctx: Context): fc.Arbitrary<unknown> {
     default:
       return hostileValue;
   }
+}
+
+/**
+ * Either hostile values anywhere, or (so that one bad field is not hidden behind another) a
+ * valid-looking object with exactly one field made hostile.
+ */
+function inputArbitrary(schema: z.ZodType, ctx: Context): fc.Arbitrary<unknown> {
+  const anywhere = arbitraryFor(schema, { ...ctx, hostile: true });
+  let object = schema;
+  while (defOf(object).type !== 'object' && defOf(object).innerType) object = defOf(object).innerType!;
+  const keys = Object.keys(defOf(object).shape ?? {});
+  if (defOf(object).type !== 'object' || keys.length === 0) return anywhere;
+  const oneField = fc
+    .tuple(arbitraryFor(object, { ...ctx, hostile: false }), fc.constantFrom(...keys), hostileValue)
+    .map(([base, key, bad]) => ({ ...(base as object), [key]: bad }));
+  return fc.oneof(anywhere, oneField);
 }
 
 // ---- requests --------------------------------------------------------------------------------------
@@ -230,66 +291,92 @@ const safeParses = (schema: z.ZodType | undefined, value: unknown) =>
   schema === undefined || schema.safeParse(value).success;
 
 function pathArbitrary(contract: Contract, ctx: Context) {
-  const names = [...contract.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  const wildcard = contract.path.endsWith('*');
   const valueArb = (name: string) => {
     const schema = contract.params ? defOf(contract.params).shape?.[name] : undefined;
-    const generated = schema ? arbitraryFor(schema, ctx) : hostileValue;
+    const generated = schema ? arbitraryFor(schema, { ...ctx, hostile: true }) : hostileValue;
     return fc.oneof(
       { arbitrary: generated.map((v) => ({ encoded: encode(asText(v ?? '')) })), weight: 5 },
       { arbitrary: fc.constantFrom(...RAW_SEGMENTS).map((raw) => ({ encoded: raw })), weight: 1 },
     );
   };
-  const all = [...names, ...(wildcard ? ['*'] : [])];
-  return fc.tuple(...all.map(valueArb)).map((values) => {
-    let path = contract.path;
-    const params: Record<string, string> = {};
-    let decodable = true;
-    values.forEach((value, i) => {
-      const name = all[i]!;
-      path = name === '*' ? path.replace('*', value.encoded) : path.replace(`{${name}}`, value.encoded);
-      try {
-        params[name] = decodeURIComponent(value.encoded);
-      } catch {
-        decodable = false;
-      }
-    });
-    // An empty segment is another URL (the router's 404): still refused, still nothing may change.
-    const empty = Object.values(params).some((v) => v === '');
-    return { path, params, refused: !decodable || empty || !safeParses(contract.params, params) };
+  return fc.tuple(...pathNames(contract).map(valueArb)).map((values) =>
+    buildPath(
+      contract,
+      values.map((v) => v.encoded),
+    ),
+  );
+}
+
+/** The path's placeholders, and `*` for a wildcard path. */
+function pathNames(contract: Contract): string[] {
+  const names = [...contract.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return contract.path.endsWith('*') ? [...names, '*'] : names;
+}
+
+interface BuiltPath {
+  path: string;
+  refused: boolean;
+}
+
+/** The path with each placeholder replaced by its (already encoded) value, in `pathNames` order. */
+function buildPath(contract: Contract, encoded: string[]): BuiltPath {
+  let path = contract.path;
+  const params: Record<string, string> = {};
+  let decodable = true;
+  pathNames(contract).forEach((name, i) => {
+    const value = encoded[i]!;
+    path = name === '*' ? path.replace('*', value) : path.replace(`{${name}}`, value);
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch {
+      decodable = false;
+    }
   });
+  // An empty segment is another URL (the router's 404): still refused, still nothing may change.
+  const empty = Object.values(params).some((v) => v === '');
+  return { path, refused: !decodable || empty || !safeParses(contract.params, params) };
 }
 
 function queryArbitrary(contract: Contract, ctx: Context) {
-  const generated = contract.query ? arbitraryFor(contract.query, ctx) : fc.constant(undefined);
+  const generated = contract.query ? inputArbitrary(contract.query, ctx) : fc.constant(undefined);
   return fc
     .tuple(
       generated,
       fc.option(fc.constantFrom(...RAW_SEGMENTS, ...CRAFTED_CURSORS), { freq: 4 }),
       fc.constantFrom('cursor', 'limit', 'model', 'junk'),
     )
-    .map(([value, raw, rawKey]) => {
-      const parts: string[] = [];
-      if (value && typeof value === 'object' && !Array.isArray(value)) {
-        for (const [key, v] of Object.entries(value)) {
-          if (v === undefined) continue;
-          for (const item of Array.isArray(v) ? v : [v]) parts.push(`${encode(key)}=${encode(asText(item))}`);
-        }
-      }
-      if (raw !== null) parts.push(`${rawKey}=${raw}`);
-      const search = parts.join('&');
-      const parsed = parseQuery(search) as Record<string, unknown>;
-      return {
-        search: search ? `?${search}` : '',
-        refused: contract.query ? !safeParses(contract.query, { ...parsed }) : false,
-      };
-    });
+    .map(([value, raw, rawKey]) =>
+      buildQuery(contract, value, raw === null ? undefined : `${rawKey}=${raw}`),
+    );
+}
+
+interface BuiltQuery {
+  search: string;
+  refused: boolean;
+}
+
+/** A query string from generated values (encoded as a client would) plus an optional raw fragment. */
+function buildQuery(contract: Contract, value: unknown, raw?: string): BuiltQuery {
+  const parts: string[] = [];
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [key, v] of Object.entries(value)) {
+      if (v === undefined) continue;
+      for (const item of Array.isArray(v) ? v : [v]) parts.push(`${encode(key)}=${encode(asText(item))}`);
+    }
+  }
+  if (raw !== undefined) parts.push(raw);
+  const search = parts.join('&');
+  const parsed = parseQuery(search) as Record<string, unknown>;
+  return {
+    search: search ? `?${search}` : '',
+    refused: contract.query ? !safeParses(contract.query, { ...parsed }) : false,
+  };
 }
 
 const RAW_BODIES = ['{', '[', 'null', '"text"', '{"a":1e309}', '{"text":"a\\u0000b"}', 'nul\u0000', '{}'];
 
 function jsonBodyArbitrary(contract: Contract, ctx: Context) {
-  const generated = contract.body ? arbitraryFor(contract.body, ctx) : hostileValue;
+  const generated = contract.body ? inputArbitrary(contract.body, ctx) : hostileValue;
   return fc.oneof(
     {
       arbitrary: fc.tuple(generated, fc.boolean()).map(([value, overflow]) => {
@@ -315,6 +402,25 @@ function readJson(raw: string | undefined): { value: unknown; parsed: boolean } 
   }
 }
 
+/** A well-formed multipart form from generated field values and files, plus an optional extra field. */
+function formCase(
+  shape: Record<string, unknown>,
+  values: Record<string, unknown>,
+  files: Record<string, FilePart | undefined>,
+  extra: string | null,
+): FormCase {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    // What the server reads back: the text as UTF-8 (a lone surrogate arrives as U+FFFD).
+    fields[key] = Buffer.from(asText(value)).toString('utf8');
+  }
+  const parts: Record<string, string | FilePart> = { ...fields };
+  for (const [key, file] of Object.entries(files)) if (file) parts[key] = file;
+  if (extra) parts[extra] = 'x';
+  return { parts, fields, unknownField: extra !== null && !(extra in shape) };
+}
+
 interface FormCase {
   parts: Record<string, string | FilePart>;
   /** A text field not in the form, or a malformed body. */
@@ -325,10 +431,11 @@ interface FormCase {
 
 function formArbitrary(form: NonNullable<Contract['form']>, ctx: Context, png: Buffer) {
   const shape = form.fields ? (defOf(form.fields).shape ?? {}) : {};
-  const fieldArb = fc.record(
-    Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, arbitraryFor(v, ctx)])),
-    { requiredKeys: [] },
-  );
+  const fieldArb = form.fields
+    ? (inputArbitrary(form.fields, ctx) as fc.Arbitrary<Record<string, unknown>>).map((v) =>
+        v && typeof v === 'object' && !Array.isArray(v) ? v : {},
+      )
+    : fc.constant({});
   const fileArb: fc.Arbitrary<FilePart> = fc.oneof(
     fc.constant({ filename: 'photo.png', bytes: png, contentType: 'image/png' }),
     fc
@@ -338,18 +445,7 @@ function formArbitrary(form: NonNullable<Contract['form']>, ctx: Context, png: B
   const filesArb = fc.record(Object.fromEntries(form.files.map((f) => [f, fileArb])), { requiredKeys: [] });
   const wellFormed = fc
     .tuple(fieldArb, filesArb, fc.option(fc.constantFrom('junk', 'image_url'), { freq: 5 }))
-    .map(([values, files, extra]): FormCase => {
-      const fields: Record<string, string> = {};
-      for (const [key, value] of Object.entries(values)) {
-        if (value === undefined) continue;
-        // What the server reads back: the text as UTF-8 (a lone surrogate arrives as U+FFFD).
-        fields[key] = Buffer.from(asText(value)).toString('utf8');
-      }
-      const parts: Record<string, string | FilePart> = { ...fields };
-      for (const [key, file] of Object.entries(files)) if (file) parts[key] = file;
-      if (extra) parts[extra] = 'x';
-      return { parts, fields, unknownField: extra !== null && !(extra in shape) };
-    });
+    .map(([values, files, extra]) => formCase(shape, values, files, extra));
   const malformed = fc
     .constantFrom(
       {
@@ -368,38 +464,157 @@ function requestArbitrary(contract: Contract, ctx: Context, png: Buffer): fc.Arb
   const path = pathArbitrary(contract, ctx);
   const query = queryArbitrary(contract, ctx);
   if (contract.form) {
-    return fc.tuple(path, query, formArbitrary(contract.form, ctx, png)).map(([p, q, form]) => {
-      const body = form.raw ?? multipartBody(form.parts);
-      const fieldsOk = form.fields && !form.unknownField && safeParses(contract.form!.fields, form.fields);
-      return {
-        request: {
-          method: contract.method,
-          url: p.path + q.search,
-          headers: { 'content-type': body.contentType },
-          payload: body.payload,
-        },
-        refused: p.refused || q.refused || !fieldsOk,
-        label: `${contract.method} ${p.path}${q.search.slice(0, 200)} form ${JSON.stringify(form.fields).slice(0, 300)}`,
-      };
-    });
+    return fc
+      .tuple(path, query, formArbitrary(contract.form, ctx, png))
+      .map(([p, q, form]) => buildForm(contract, p, q, form));
   }
-  return fc.tuple(path, query, jsonBodyArbitrary(contract, ctx)).map(([p, q, raw]) => {
-    const json = readJson(raw);
-    // Fastify does not read the body of a GET at all; other methods must send parseable JSON.
-    const bodyOk =
-      contract.method === 'GET' ||
-      (json.parsed && (contract.body ? safeParses(contract.body, json.value) : true));
-    return {
-      request: {
-        method: contract.method,
-        url: p.path + q.search,
-        ...(raw === undefined ? {} : { headers: { 'content-type': 'application/json' }, payload: raw }),
-      },
-      // Webhooks have no body schema: only a correctly signed body is accepted, and none here is.
-      refused: p.refused || q.refused || !bodyOk || contract.tags.includes('webhooks'),
-      label: `${contract.method} ${p.path}${q.search.slice(0, 200)} ${String(raw).slice(0, 300)}`,
-    };
+  return fc
+    .tuple(path, query, jsonBodyArbitrary(contract, ctx))
+    .map(([p, q, raw]) => buildJson(contract, p, q, raw));
+}
+
+function buildForm(contract: Contract, p: BuiltPath, q: BuiltQuery, form: FormCase): Built {
+  const body = form.raw ?? multipartBody(form.parts);
+  const fieldsOk = !form.unknownField && safeParses(contract.form!.fields, form.fields);
+  return {
+    request: {
+      method: contract.method,
+      url: p.path + q.search,
+      headers: { 'content-type': body.contentType },
+      payload: body.payload,
+    },
+    refused: p.refused || q.refused || !fieldsOk,
+    label: `${contract.method} ${p.path}${q.search.slice(0, 200)} form ${JSON.stringify(form.fields).slice(0, 300)}`,
+  };
+}
+
+function buildJson(contract: Contract, p: BuiltPath, q: BuiltQuery, raw: string | undefined): Built {
+  const json = readJson(raw);
+  // Fastify does not read the body of a GET at all; other methods must send parseable JSON.
+  const bodyOk =
+    contract.method === 'GET' ||
+    (json.parsed && (contract.body ? safeParses(contract.body, json.value) : true));
+  return {
+    request: {
+      method: contract.method,
+      url: p.path + q.search,
+      ...(raw === undefined ? {} : { headers: { 'content-type': 'application/json' }, payload: raw }),
+    },
+    // Webhooks have no body schema: only a correctly signed body is accepted, and none here is.
+    refused: p.refused || q.refused || !bodyOk || contract.tags.includes('webhooks'),
+    label: `${contract.method} ${p.path}${q.search.slice(0, 200)} ${String(raw).slice(0, 300)}`,
+  };
+}
+
+// ---- one hostile field at a time -------------------------------------------------------------------
+
+/** The values the issue's 500s came from, put into each field in turn. */
+const FIELD_POISONS: unknown[] = ['a\u0000b', '\ud800', 'x\udfffy', '\u0007', '0x10', 'x'.repeat(70_000), -0];
+const PATH_POISONS = ['%00', 'a%00b', '%E0%A4%A', '%ED%A0%80'];
+/** JSON numbers JSON.stringify cannot write. */
+const RAW_NUMBER_POISONS = ['1e309', '-1e309', '-0', '1e-400'];
+
+/** Up to `count` distinct values the schema accepts, from valid-looking samples. */
+function validSamples(schema: z.ZodType | undefined, ctx: Context, count: number): unknown[] {
+  if (!schema) return [undefined];
+  const samples = fc.sample(arbitraryFor(schema, { ...ctx, hostile: false }), { seed: SEED, numRuns: 300 });
+  const valid = [
+    ...new Map(
+      samples.filter((v) => schema.safeParse(v).success).map((v) => [JSON.stringify(v), v]),
+    ).values(),
+  ];
+  return valid.length > 0 ? valid.slice(0, count) : samples.slice(0, 1);
+}
+
+/** A valid-looking request (params, query, body or form fields), the base that fields are poisoned in. */
+interface Base {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown> | undefined;
+}
+
+function candidateBases(contract: Contract, ctx: Context): Base[] {
+  const params = validSamples(contract.params, ctx, 1)[0] as Record<string, unknown> | undefined;
+  const query = validSamples(contract.query, ctx, 1)[0] as Record<string, unknown> | undefined;
+  const bodies = validSamples(contract.form?.fields ?? contract.body, ctx, 8);
+  return bodies.map((body) => ({
+    params: params ?? {},
+    query: query ?? {},
+    body: body as Record<string, unknown> | undefined,
+  }));
+}
+
+function withBody(
+  contract: Contract,
+  p: BuiltPath,
+  q: BuiltQuery,
+  body: Record<string, unknown> | undefined,
+) {
+  if (contract.form) {
+    return buildForm(
+      contract,
+      p,
+      q,
+      formCase(defOf(contract.form.fields!).shape ?? {}, body ?? {}, {}, null),
+    );
+  }
+  return buildJson(contract, p, q, body === undefined ? undefined : JSON.stringify(body));
+}
+
+function encodedParams(contract: Contract, ctx: Context, base: Base): string[] {
+  return pathNames(contract).map((n) => encode(asText(base.params[n] ?? ctx.ids[0])));
+}
+
+function baseRequest(contract: Contract, ctx: Context, base: Base): Built {
+  const p = buildPath(contract, encodedParams(contract, ctx, base));
+  return withBody(contract, p, buildQuery(contract, base.query), base.body);
+}
+
+/**
+ * Every field of every input (path, query, body or form) poisoned in turn, the rest valid: the
+ * systematic half of the suite, so no field's bad value can hide behind another field's refusal.
+ */
+function singleFieldCases(contract: Contract, ctx: Context, base: Base): Built[] {
+  const names = pathNames(contract);
+  const params = encodedParams(contract, ctx, base);
+  const basePath = buildPath(contract, params);
+  const queryBase = base.query;
+  const baseQuery = buildQuery(contract, queryBase);
+  const keysOf = (schema: z.ZodType | undefined) => (schema ? Object.keys(defOf(schema).shape ?? {}) : []);
+  const cases: Built[] = [];
+  const bodySchema = contract.form?.fields ?? contract.body;
+  const bodyBase = base.body;
+
+  names.forEach((name, i) => {
+    for (const poison of [...PATH_POISONS, ...FIELD_POISONS.map((v) => encode(asText(v)))]) {
+      const encoded = [...params];
+      encoded[i] = poison;
+      cases.push(withBody(contract, buildPath(contract, encoded), baseQuery, bodyBase));
+    }
   });
+  for (const key of keysOf(contract.query)) {
+    const poisons = [...FIELD_POISONS, ...(key === 'cursor' ? CRAFTED_CURSORS : [])];
+    for (const poison of poisons) {
+      cases.push(
+        withBody(contract, basePath, buildQuery(contract, { ...queryBase, [key]: poison }), bodyBase),
+      );
+    }
+    for (const raw of PATH_POISONS) {
+      const rest = Object.fromEntries(Object.entries(queryBase).filter(([k]) => k !== key));
+      cases.push(withBody(contract, basePath, buildQuery(contract, rest, `${key}=${raw}`), bodyBase));
+    }
+  }
+  for (const key of keysOf(bodySchema)) {
+    for (const poison of FIELD_POISONS)
+      cases.push(withBody(contract, basePath, baseQuery, { ...bodyBase, [key]: poison }));
+    if (contract.body) {
+      for (const raw of RAW_NUMBER_POISONS) {
+        const json = JSON.stringify({ ...bodyBase, [key]: '__poison__' }).replace('"__poison__"', raw);
+        cases.push(buildJson(contract, basePath, baseQuery, json));
+      }
+    }
+  }
+  return cases;
 }
 
 // ---- what must not change --------------------------------------------------------------------------
@@ -456,8 +671,54 @@ describe('hostile input on every contract', () => {
       headers: { authorization: `Bearer ${client.accessToken}`, 'content-type': form.contentType },
       payload: form.payload,
     });
-    ctx = { ids: upload.statusCode === 201 ? [upload.json().id as string] : [] };
-    expect(ctx.ids).toHaveLength(1);
+    expect(upload.statusCode).toBe(201);
+    // A paid purchase (development checkout), so reviews and payments have a real row to reach.
+    const packages = (await client.call('GET', '/api/credits/packages')).json().packages as Array<{
+      id: string;
+    }>;
+    const checkout = await client.call('POST', '/api/credits/purchase', { package_id: packages[0]!.id });
+    const sessionId = checkout.json().session_id as string;
+    await client.call('POST', `/api/dev/checkout/${sessionId}/complete`);
+    const [pending] = (await client.call('GET', '/api/reviews')).json().pending as Array<{
+      payment_id: string;
+    }>;
+    expect(pending).toBeDefined();
+    const models = (await client.call('GET', '/api/models')).json().models as Array<{
+      id: string;
+      available: boolean;
+      aspect_ratios: string[];
+    }>;
+    const tools = (await client.call('GET', '/api/tools')).json().tools as Array<{
+      models: Array<{ id: string; available: boolean }>;
+    }>;
+    ctx = {
+      ids: [upload.json().id as string, pending!.payment_id],
+      words: [
+        ...new Set([
+          ...models.flatMap((m) => [m.id, ...m.aspect_ratios]),
+          ...tools.flatMap((t) => t.models.map((m) => m.id)),
+          ...packages.map((p) => p.id),
+          sessionId,
+          'a cat on a mat',
+          'Landscapes',
+        ]),
+      ],
+      byField: {
+        model: [
+          ...models.filter((m) => m.available).map((m) => m.id),
+          ...tools.flatMap((t) => t.models.filter((m) => m.available).map((m) => m.id)),
+        ],
+        package_id: packages.map((p) => p.id),
+        product_id: packages.map((p) => p.id),
+        session_id: [sessionId],
+        aspect_ratio: ['1:1', '16:9'],
+        category: ['Landscapes'],
+        text: ['a cat on a mat'],
+        prompt: ['make it blue'],
+        description: ['a lighthouse at dusk'],
+      },
+      hostile: true,
+    };
   }, 60_000);
   afterAll(() => env?.close());
 
@@ -481,6 +742,18 @@ describe('hostile input on every contract', () => {
           : contract.auth === false
             ? undefined
             : client;
+      // The base request is the first candidate the server takes (2xx), so a poisoned field is the
+      // only thing wrong with the requests built from it; sending it is a valid request.
+      const candidates = candidateBases(contract, ctx);
+      let base = candidates[0]!;
+      for (const candidate of candidates) {
+        const res = await send(name, baseRequest(contract, ctx, candidate), as);
+        expect(res.statusCode).toBeLessThan(500);
+        if (res.statusCode < 400) {
+          base = candidate;
+          break;
+        }
+      }
       await fc.assert(
         fc.asyncProperty(requestArbitrary(contract, ctx, png), async (built) => {
           const before = built.refused ? await fingerprint(env) : undefined;
@@ -493,7 +766,12 @@ describe('hostile input on every contract', () => {
           }
           if (before !== undefined) expect(await fingerprint(env), `changed by ${where}`).toBe(before);
         }),
-        { seed: SEED, numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+        {
+          seed: SEED,
+          numRuns: RUNS_PER_ROUTE,
+          endOnFailure: true,
+          examples: singleFieldCases(contract, ctx, base).map((built) => [built] as [Built]),
+        },
       );
     });
   }
