@@ -51,22 +51,28 @@ export const PageCursor = text()
  * decimal digits. "0x10", "1e3", " 12", "12abc", "-0" and "" are refused, not read as some number.
  */
 export function wholeNumber(message: string) {
-  return z.union([
-    z.number(message),
-    text()
-      .regex(/^(0|[1-9]\d{0,15})$/, message)
-      .transform(Number),
-  ]);
+  return z.union(
+    [
+      z.number(message),
+      text()
+        .regex(/^(0|[1-9]\d{0,15})$/, message)
+        .transform(Number),
+    ],
+    { error: message },
+  );
 }
 
 /** A decimal number read strictly, as in `wholeNumber` but with an optional fraction ("0.6", "1"). */
 export function decimalNumber(message: string) {
-  return z.union([
-    z.number(message),
-    text()
-      .regex(/^\d{1,6}(\.\d{1,12})?$/, message)
-      .transform(Number),
-  ]);
+  return z.union(
+    [
+      z.number(message),
+      text()
+        .regex(/^\d{1,6}(\.\d{1,12})?$/, message)
+        .transform(Number),
+    ],
+    { error: message },
+  );
 }
 
 /** A page size in a query string: strictly decimal, 1–`max`, `fallback` when absent. */

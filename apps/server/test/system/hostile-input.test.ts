@@ -733,6 +733,64 @@ describe('hostile input on every contract', () => {
     });
   }
 
+  it('answers the requests reported as 500s with a 400 that says what is wrong', async () => {
+    const model = ctx.byField.model![0]!;
+    const cases: Array<[InjectOptions, RegExp]> = [
+      [
+        { method: 'POST', url: '/api/prompt', payload: { text: 'a\u0000b', model } },
+        /text: contains a character/,
+      ],
+      [
+        { method: 'POST', url: '/api/prompt', payload: { text: '\ud800', model } },
+        /text: contains a character/,
+      ],
+      [
+        { method: 'POST', url: '/api/prompt', payload: { text: 'a cat', negative_text: 'x\udc00', model } },
+        /negative_text: contains a character/,
+      ],
+      [{ method: 'POST', url: '/api/process_payment', payload: { session_id: 'cs_\u0000' } }, /session_id/],
+      [{ method: 'GET', url: '/api/dev/checkout/%00' }, /session_id: contains a character/],
+      [{ method: 'GET', url: '/api/images?model=%00' }, /model: contains a character/],
+      [{ method: 'GET', url: '/api/images/models/%00' }, /id: contains a character/],
+      [{ method: 'GET', url: '/api/images?limit=0x10' }, /limit must be a whole number/],
+      [{ method: 'GET', url: '/api/images/%E0%A4%A' }, /broken percent-escape/],
+      ...CRAFTED_CURSORS.slice(0, 5).map((cursor): [InjectOptions, RegExp] => [
+        { method: 'GET', url: `/api/example_images?cursor=${cursor}` },
+        /cursor is not valid/,
+      ]),
+    ];
+    for (const [request, detail] of cases) {
+      const res = await env.app.inject({
+        ...request,
+        headers: { authorization: `Bearer ${client.accessToken}` },
+      });
+      expect(res.statusCode, `${request.method} ${request.url}`).toBe(400);
+      expect(res.json().detail, `${request.method} ${request.url}`).toMatch(detail);
+    }
+  });
+
+  it('reads numbers in forms strictly: seed "0x10" is refused, "16" is 16', async () => {
+    const send = (seed: string) => {
+      const form = multipartBody({
+        image: { filename: 'style.png', bytes: png, contentType: 'image/png' },
+        description: 'a lighthouse',
+        seed,
+      });
+      return env.app.inject({
+        method: 'POST',
+        url: '/api/copy_style',
+        headers: { authorization: `Bearer ${client.accessToken}`, 'content-type': form.contentType },
+        payload: form.payload,
+      });
+    };
+    for (const bad of ['0x10', '1e3', ' 16', '16.0', '-1']) {
+      const res = await send(bad);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().detail).toBe('seed: seed must be a whole number');
+    }
+    expect((await send('16')).statusCode).toBe(202);
+  });
+
   for (const [name, contract] of Object.entries(contracts) as Array<[string, Contract]>) {
     it(`${name}: ${contract.method} ${contract.path}`, async () => {
       const as = ANONYMOUS.has(name)
