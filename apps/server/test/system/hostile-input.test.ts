@@ -25,7 +25,7 @@ import { startTestEnv, type TestEnv } from '../harness.ts';
  */
 
 const SEED = 20_261_010;
-const RUNS_PER_ROUTE = 24;
+const RUNS_PER_ROUTE = 16;
 
 interface Def {
   type: string;
