@@ -791,6 +791,19 @@ describe('hostile input on every contract', () => {
     expect((await send('16')).statusCode).toBe(202);
   });
 
+  it('keeps an uploaded file name as whole characters, however long', async () => {
+    const filename = `${'a'.repeat(199)}😀😀.png`;
+    const form = multipartBody({ file: { filename, bytes: png, contentType: 'image/png' } });
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/images/upload',
+      headers: { authorization: `Bearer ${client.accessToken}`, 'content-type': form.contentType },
+      payload: form.payload,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().prompt).toBe(`${'a'.repeat(199)}😀`);
+  });
+
   for (const [name, contract] of Object.entries(contracts) as Array<[string, Contract]>) {
     it(`${name}: ${contract.method} ${contract.path}`, async () => {
       const as = ANONYMOUS.has(name)
