@@ -18,7 +18,7 @@ import { registerMultipart } from './plugins/multipart.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { registerAuth } from './modules/auth/auth.routes.ts';
 import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 
@@ -33,6 +33,9 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     trustProxy: true,
+    // A URL that cannot be decoded (a broken percent-escape) fails before routing: send it through the
+    // one error handler so it is a 400 like any other, with a detail.
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

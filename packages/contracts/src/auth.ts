@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
 import { ErrorBody } from './errors.ts';
+import { text } from './text.ts';
 
 export const DevMailboxMessage = z
   .object({
@@ -25,7 +26,7 @@ export const devMailboxContract = defineContract({
     'Development mailbox: sign-in emails and SMS, newest first (loopback callers only; not available in production)',
   tags: ['dev'],
   auth: false,
-  query: z.object({ to: z.string().max(320).optional() }),
+  query: z.object({ to: text().max(320).optional() }),
   response: z.array(DevMailboxMessage).meta({ id: 'DevMailbox' }),
   responses: { 404: ErrorBody.describe('The caller is not on this machine (loopback only)') },
 });

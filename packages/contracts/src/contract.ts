@@ -21,6 +21,11 @@ export interface Contract<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * Multipart routes (no JSON `body`): the file fields they accept and the schema of their text fields,
+   * which the server checks after reading the form.
+   */
+  form?: { files: readonly string[]; fields?: z.ZodObject };
   /** The success response (status 200 unless `status` says otherwise). */
   response: R;
   status?: number;

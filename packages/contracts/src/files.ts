@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
+import { text } from './text.ts';
 
 /**
  * A stored file behind a short-lived signed URL (local-disk storage; S3 hands out presigned URLs
@@ -12,11 +13,11 @@ export const signedFileContract = defineContract({
   summary: 'Download a stored file through a signed, expiring URL',
   tags: ['files'],
   auth: false,
-  params: z.object({ '*': z.string().min(1).max(512) }),
+  params: z.object({ '*': text().min(1).max(512) }),
   query: z.object({
-    expires: z.string().regex(/^\d{1,12}$/, 'must be a unix time in seconds'),
-    signature: z.string().regex(/^[0-9a-f]{64}$/, 'must be a 64-character hex signature'),
-    download: z.string().max(200).optional(),
+    expires: text().regex(/^\d{1,12}$/, 'must be a unix time in seconds'),
+    signature: text().regex(/^[0-9a-f]{64}$/, 'must be a 64-character hex signature'),
+    download: text().max(200).optional(),
   }),
   response: z.unknown().describe('The file bytes, with its content type'),
   responses: {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
 import { AspectRatio } from './models.ts';
+import { text } from './text.ts';
 
 export const PROMPT_MAX_LENGTH = 2000;
 export const SEED_MAX = 4_294_967_295;
@@ -28,18 +29,16 @@ const Seed = z
 
 export const PromptRequest = z
   .object({
-    text: z
-      .string({ error: 'text is required' })
+    text: text({ multiline: true, error: 'text is required' })
       .trim()
       .min(1, 'Describe the image you want')
       .max(PROMPT_MAX_LENGTH, `Keep the prompt under ${PROMPT_MAX_LENGTH} characters`),
-    negative_text: z
-      .string()
+    negative_text: text({ multiline: true })
       .trim()
       .max(PROMPT_MAX_LENGTH, `Keep the negative prompt under ${PROMPT_MAX_LENGTH} characters`)
       .nullish()
       .transform((v) => v || undefined),
-    model: z.string().trim().min(1, 'Choose a model').max(100),
+    model: text().trim().min(1, 'Choose a model').max(100),
     seed: Seed,
     lora_scale: z
       .number()

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
 import { ToolRecipe } from './tool-recipe.ts';
+import { PageCursor, pageLimit, text } from './text.ts';
 
 export const EXAMPLE_CATEGORY_MAX = 40;
 export const PAGE_SIZE_MAX = 100;
@@ -47,12 +48,11 @@ const boolFlag = z
   .transform((v) => (v === undefined ? undefined : v === 'true'));
 
 const pageQuery = {
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(24),
+  cursor: PageCursor.optional(),
+  limit: pageLimit(PAGE_SIZE_MAX, 24),
 };
 
-const Category = z
-  .string()
+const Category = text()
   .trim()
   .min(1)
   .max(EXAMPLE_CATEGORY_MAX)
@@ -70,7 +70,7 @@ export const listImagesContract = defineContract({
     is_example: boolFlag,
     is_favorite: boolFlag,
     category: Category.optional(),
-    model: z.string().max(100).optional(),
+    model: text().max(100).optional(),
     job_id: z.uuid('Not a job id').optional().describe("Only this job's results"),
     kind: z
       .enum(['generate', 'edit', 'copy_style', 'product_holding', 'upscale', 'upload'], {
@@ -173,7 +173,7 @@ export const imagesByModelContract = defineContract({
   path: '/api/images/models/{id}',
   summary: "The user's images made with a model",
   tags: ['images'],
-  params: z.object({ id: z.string().min(1).max(100) }),
+  params: z.object({ id: text().min(1).max(100) }),
   query: z.object(pageQuery),
   response: ImagePage,
 });

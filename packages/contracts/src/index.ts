@@ -14,4 +14,5 @@ export * from './webhooks.ts';
 export * from './user.ts';
 export * from './auth.ts';
 export * from './constants.ts';
+export * from './text.ts';
 export * from './registry.ts';

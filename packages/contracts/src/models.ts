@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
+import { text } from './text.ts';
 
 /** "width:height", e.g. "16:9"; each model lists the ratios it supports. */
-export const AspectRatio = z.string().regex(/^\d{1,2}:\d{1,2}$/, 'Use an aspect ratio like 16:9');
+export const AspectRatio = text().regex(/^\d{1,2}:\d{1,2}$/, 'Use an aspect ratio like 16:9');
 export type AspectRatio = z.infer<typeof AspectRatio>;
 
 export const ModelInfo = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
+import { pageLimit, safeUrl, text } from './text.ts';
 
 export const CREDIT_HISTORY_PAGE_MAX = 100;
 
@@ -49,8 +50,11 @@ export const creditHistoryContract = defineContract({
   summary: "The user's ledger entries, newest first, with the running balance",
   tags: ['credits'],
   query: z.object({
-    cursor: z.string().max(200).optional(),
-    limit: z.coerce.number().int().min(1).max(CREDIT_HISTORY_PAGE_MAX).default(20),
+    // Ledger entries are numbered: the cursor is the id of the last entry seen.
+    cursor: text()
+      .regex(/^[1-9]\d{0,14}$/, 'This page cursor is not valid; start again from the first page.')
+      .optional(),
+    limit: pageLimit(CREDIT_HISTORY_PAGE_MAX, 20),
   }),
   response: z
     .object({
@@ -79,7 +83,7 @@ export const transactionsContract = defineContract({
   path: '/api/transactions',
   summary: "The user's payments, newest first",
   tags: ['credits'],
-  query: z.object({ limit: z.coerce.number().int().min(1).max(CREDIT_HISTORY_PAGE_MAX).default(20) }),
+  query: z.object({ limit: pageLimit(CREDIT_HISTORY_PAGE_MAX, 20) }),
   response: z.object({ payments: z.array(PaymentView) }).meta({ id: 'Transactions' }),
 });
 
@@ -90,7 +94,7 @@ export const CheckoutSessionView = z
   })
   .meta({ id: 'CheckoutSession' });
 
-const PackageId = z.string().min(1).max(64);
+const PackageId = text().min(1).max(64);
 
 export const purchaseCreditsContract = defineContract({
   method: 'POST',
@@ -108,8 +112,8 @@ export const createCheckoutSessionContract = defineContract({
   tags: ['credits'],
   body: z.object({
     package_id: PackageId,
-    success_url: z.url().optional().describe('Must be on this app; {CHECKOUT_SESSION_ID} is filled in'),
-    cancel_url: z.url().optional().describe('Must be on this app'),
+    success_url: safeUrl().optional().describe('Must be on this app; {CHECKOUT_SESSION_ID} is filled in'),
+    cancel_url: safeUrl().optional().describe('Must be on this app'),
   }),
   response: CheckoutSessionView,
 });
@@ -119,7 +123,7 @@ export const processPaymentContract = defineContract({
   path: '/api/process_payment',
   summary: 'Confirms a checkout with Stripe and credits it once (the success page calls this)',
   tags: ['credits'],
-  body: z.object({ session_id: z.string().min(1).max(255) }),
+  body: z.object({ session_id: text().min(1).max(255) }),
   response: z
     .object({
       status: PaymentStatus,
@@ -146,7 +150,7 @@ export const stripeWebhookContract = defineContract({
   response: z.object({ received: z.literal(true) }),
 });
 
-const SessionParams = z.object({ session_id: z.string().min(1).max(255) });
+const SessionParams = z.object({ session_id: text().min(1).max(255) });
 
 export const DevCheckoutSessionView = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
+import { text } from './text.ts';
 
 export const REVIEW_COMMENT_MAX = 1000;
 
@@ -24,9 +25,9 @@ export const pendingReviewsContract = defineContract({
 // No component id: `comment` is trimmed, so its input and output schemas differ.
 export const ReviewInput = z.object({
   payment_id: z.uuid('Not a payment id'),
-  product_id: z.string().min(1).max(64),
+  product_id: text().min(1).max(64),
   rating: z.int('The rating is a whole number from 1 to 5').min(1).max(5),
-  comment: z.string().trim().max(REVIEW_COMMENT_MAX).optional(),
+  comment: text({ multiline: true }).trim().max(REVIEW_COMMENT_MAX).optional(),
 });
 
 export const ReviewView = z

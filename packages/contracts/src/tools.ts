@@ -3,6 +3,7 @@ import { defineContract } from './contract.ts';
 import { JobAccepted, PROMPT_MAX_LENGTH, SEED_MAX } from './generation.ts';
 import { ImageView } from './images.ts';
 import { Tool } from './tool-recipe.ts';
+import { decimalNumber, PageCursor, pageLimit, safeUrl, text, wholeNumber } from './text.ts';
 
 /**
  * The image tools: edit, copy style, product holding, upscale and animate. Each starts a job (202) on
@@ -23,31 +24,28 @@ export const EDIT_DEFAULT_STRENGTH = 0.6;
 export const UPLOAD_MAX_BYTES_DEFAULT = 20 * 1024 * 1024;
 
 const optionalText = (what: string) =>
-  z
-    .string()
+  text({ multiline: true })
     .trim()
     .max(PROMPT_MAX_LENGTH, `Keep the ${what} under ${PROMPT_MAX_LENGTH} characters`)
     .nullish()
     .transform((v) => v || undefined);
 
 const requiredText = (what: string, empty: string) =>
-  z
-    .string({ error: `${what} is required` })
+  text({ multiline: true, error: `${what} is required` })
     .trim()
     .min(1, empty)
     .max(PROMPT_MAX_LENGTH, `Keep the ${what} under ${PROMPT_MAX_LENGTH} characters`);
 
-/** Multipart fields arrive as strings: numbers are coerced, empty means "not given". */
-const formNumber = (schema: z.ZodNumber) =>
-  z.preprocess((v) => (v === '' || v === null || v === undefined ? undefined : Number(v)), schema.optional());
+/** Multipart fields arrive as strings: empty means "not given"; anything else must be the number itself. */
+const formField = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
 
 const Seed = z.int('seed must be a whole number').min(0).max(SEED_MAX, `seed must be 0–${SEED_MAX}`);
 const Strength = z
   .number('strength must be a number')
   .min(0.05, 'strength must be at least 0.05')
   .max(1, 'strength must be at most 1');
-const ModelId = z
-  .string()
+const ModelId = text()
   .trim()
   .min(1)
   .max(100)
@@ -60,8 +58,7 @@ const ImageId = z.uuid('Not an image id');
 export const EditImageRequest = z
   .object({
     image_id: ImageId.optional().describe('One of your images'),
-    image_url: z
-      .url('image_url must be a web address')
+    image_url: safeUrl('image_url must be a web address')
       .max(2048)
       .optional()
       .describe('An http(s) image we fetch and store as one of your uploads'),
@@ -79,8 +76,8 @@ export const EditImageRequest = z
 export const EditImageFileFields = z.object({
   prompt: requiredText('prompt', 'Describe the change you want'),
   negative_prompt: optionalText('negative prompt'),
-  strength: formNumber(Strength),
-  seed: formNumber(Seed),
+  strength: formField(decimalNumber('strength must be a number').pipe(Strength)),
+  seed: formField(wholeNumber('seed must be a whole number').pipe(Seed)),
   model: ModelId,
 });
 
@@ -94,12 +91,15 @@ export const editImageContract = defineContract({
   status: 202,
 });
 
+export const EditImageFileForm = { files: ['image_file'], fields: EditImageFileFields } as const;
+
 export const editImageFileContract = defineContract({
   method: 'POST',
   path: '/api/generate/falai/edit_image_file',
   summary:
     'Edit an uploaded image (multipart: image_file, prompt, negative_prompt?, strength?, seed?, model?)',
   tags: ['tools'],
+  form: EditImageFileForm,
   response: JobAccepted,
   status: 202,
 });
@@ -109,14 +109,17 @@ export const editImageFileContract = defineContract({
 export const CopyStyleFields = z.object({
   description: requiredText('description', 'Describe the picture to make in this style'),
   model: ModelId,
-  seed: formNumber(Seed),
+  seed: formField(wholeNumber('seed must be a whole number').pipe(Seed)),
 });
+
+export const CopyStyleForm = { files: ['image'], fields: CopyStyleFields } as const;
 
 export const copyStyleContract = defineContract({
   method: 'POST',
   path: '/api/copy_style',
   summary: 'A new image in the style of an upload (multipart: image, description, model?, seed?)',
   tags: ['tools'],
+  form: CopyStyleForm,
   response: JobAccepted,
   status: 202,
 });
@@ -131,8 +134,13 @@ export const ProductHoldingFields = z.object({
   }),
   prompt: optionalText('prompt'),
   model: ModelId,
-  seed: formNumber(Seed),
+  seed: formField(wholeNumber('seed must be a whole number').pipe(Seed)),
 });
+
+export const ProductHoldingForm = {
+  files: ['person_file', 'product_file'],
+  fields: ProductHoldingFields,
+} as const;
 
 export const productHoldingContract = defineContract({
   method: 'POST',
@@ -140,6 +148,7 @@ export const productHoldingContract = defineContract({
   summary:
     'A picture of a person holding a product (multipart: person_file | person_image_id, product_file | product_image_id, aspect_ratio, prompt?, model?)',
   tags: ['tools'],
+  form: ProductHoldingForm,
   response: JobAccepted,
   status: 202,
 });
@@ -217,8 +226,8 @@ export const videosContract = defineContract({
   summary: "The user's videos (animate jobs), newest first, with status, poster, duration and size",
   tags: ['tools'],
   query: z.object({
-    cursor: z.string().max(200).optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(24),
+    cursor: PageCursor.optional(),
+    limit: pageLimit(100, 24),
   }),
   response: z
     .object({ items: z.array(VideoView), next_cursor: z.string().nullable() })
@@ -236,12 +245,16 @@ export const deleteVideoContract = defineContract({
 
 // ---- uploads and previews --------------------------------------------------------------------------
 
+/** Both upload routes take one file and no text fields. */
+export const UploadForm = { files: ['file'], fields: z.object({}) } as const;
+
 export const uploadImageContract = defineContract({
   method: 'POST',
   path: '/api/images/upload',
   summary:
     'Store an uploaded image (multipart: file) as one of your images (kind "upload"): orientation applied, metadata stripped',
   tags: ['images'],
+  form: UploadForm,
   response: ImageView,
   status: 201,
 });
@@ -252,6 +265,7 @@ export const convertPreviewContract = defineContract({
   summary:
     'A JPEG preview (at most 1024 px) of an upload the browser cannot show itself, e.g. HEIC, TIFF, AVIF (multipart: file)',
   tags: ['images'],
+  form: UploadForm,
   response: z.unknown().describe('image/jpeg bytes'),
 });
 

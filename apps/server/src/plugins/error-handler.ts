@@ -1,5 +1,5 @@
 import type { ErrorBody } from '@lumina/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, codeForStatus } from '../errors.ts';
 
@@ -53,6 +53,23 @@ export function registerErrorHandler(app: FastifyInstance): void {
       code: codeForStatus(status),
     });
   });
+}
+
+/**
+ * Errors Fastify raises before routing (Fastify's `frameworkErrors`), which the error handler never
+ * sees: a path that cannot be decoded (a broken percent-escape such as %E0%A4%A) is a 400 in the same
+ * shape as every other error.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const detail =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The address has a broken percent-escape (like %E0%A4%A or %ED%A0%80); encode it again.'
+      : 'This request could not be routed.';
+  void reply.code(400).send({ detail, code: 'VALIDATION_FAILED', requestId: request.id } satisfies ErrorBody);
 }
 
 /** Fastify's own 4xx errors (bad JSON, wrong content type, body too large) with friendlier wording. */

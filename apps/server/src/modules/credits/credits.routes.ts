@@ -1,7 +1,6 @@
 import { contracts } from '@lumina/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { CreditPackage } from '../../config.ts';
-import { AppError } from '../../errors.ts';
 import { route } from '../../http/route.ts';
 import { toPackageView } from '../payments/payments.mapper.ts';
 import type { CreditLedger } from './credit-ledger.service.ts';
@@ -20,13 +19,8 @@ export function creditsRoutes(
     app,
     contracts.creditHistory,
     async ({ user, query }) => {
-      let beforeId: number | undefined;
-      if (query.cursor !== undefined) {
-        beforeId = Number(query.cursor);
-        if (!Number.isSafeInteger(beforeId) || beforeId <= 0) {
-          throw new AppError('VALIDATION_FAILED', 'The cursor is not valid.');
-        }
-      }
+      // The contract admits only 1–15 decimal digits: always a safe integer.
+      const beforeId = query.cursor === undefined ? undefined : Number(query.cursor);
       const rows = await deps.ledger.history(user.id, { beforeId, limit: query.limit + 1 });
       const page = rows.slice(0, query.limit);
       return {

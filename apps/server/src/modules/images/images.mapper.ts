@@ -1,7 +1,6 @@
 import { ToolRecipe, type ImageView } from '@lumina/contracts';
 import type { Storage } from '../../adapters/storage/index.ts';
-import { AppError } from '../../errors.ts';
-import type { Cursor, ImageWithFavorite } from './images.repository.ts';
+import type { ImageWithFavorite } from './images.repository.ts';
 
 /** Image URLs are signed and short-lived: private files are never reachable by a guessable address. */
 export const IMAGE_URL_TTL_SECONDS = 60 * 60;
@@ -41,22 +40,4 @@ export async function toImageView(
     download_count: row.downloadCount,
     created_at: row.createdAt.toISOString(),
   };
-}
-
-/** Cursors are opaque to clients: base64url of "<iso time>|<id>". */
-export function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string | undefined): Cursor | undefined {
-  if (!cursor) return undefined;
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const date = at ? new Date(at) : undefined;
-  if (!date || Number.isNaN(date.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) {
-    throw new AppError(
-      'VALIDATION_FAILED',
-      'This page cursor is not valid; start again from the first page.',
-    );
-  }
-  return { at: date, id };
 }

@@ -24,10 +24,7 @@ export interface ImageFilter {
   kind?: string;
 }
 
-export interface Cursor {
-  at: Date;
-  id: string;
-}
+import type { Cursor } from '../../http/page-cursor.ts';
 
 /**
  * One page, newest first, by keyset (time, id) so deep pages cost the same as the first. Examples are

@@ -6,7 +6,8 @@ import { users } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { deleteImageFiles } from './image-files.ts';
 import * as repo from './images.repository.ts';
-import { decodeCursor, encodeCursor, toImageView } from './images.mapper.ts';
+import { decodeCursor, encodeCursor } from '../../http/page-cursor.ts';
+import { toImageView } from './images.mapper.ts';
 
 export interface Viewer {
   id: string;

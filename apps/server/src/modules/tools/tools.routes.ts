@@ -1,21 +1,20 @@
 import {
   ANIMATE_DURATIONS,
   contracts,
-  CopyStyleFields,
+  CopyStyleForm,
   EDIT_DEFAULT_STRENGTH,
-  EditImageFileFields,
+  EditImageFileForm,
   PRODUCT_ASPECT_RATIOS,
-  ProductHoldingFields,
+  ProductHoldingForm,
   TOOLS,
   UPSCALE_FACTORS,
 } from '@lumina/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
 import { UPSCALE_MAX_SIDE } from '../../adapters/providers/local/tools/upscale.ts';
 import { UPSCALE_4X_MULTIPLIER } from '../../adapters/providers/tools-catalogue.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../http/route.ts';
-import { readMultipart } from '../uploads/multipart.ts';
+import { readForm } from '../uploads/multipart.ts';
 import { fetchImageUrl } from './fetch-image-url.ts';
 import { sizeForAspectRatio } from './tool-recipe.ts';
 import type { ToolRun, ToolSource, ToolsService } from './tools.service.ts';
@@ -38,17 +37,6 @@ const NO_SETTINGS = {
   height: null,
   durationSeconds: null,
 } as const;
-
-/** Form fields checked with the tool's schema; the first problem is the message (like JSON bodies). */
-function parseFields<S extends z.ZodType>(schema: S, fields: Record<string, string>): z.output<S> {
-  const parsed = schema.safeParse(fields);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.join('.');
-    throw new AppError('VALIDATION_FAILED', field ? `${field}: ${issue.message}` : issue.message);
-  }
-  return parsed.data;
-}
 
 /** Exactly one of a file field and an image-id field: the upload, or an image the person already has. */
 function oneSource(
@@ -112,8 +100,6 @@ function editRun(
 export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
   const auth = { preHandler: app.requireUser };
   const { tools, videos } = deps;
-  const form = (request: FastifyRequest, files: readonly string[], fields: readonly string[]) =>
-    readMultipart(request, { files, fields, maxBytes: deps.uploads.maxBytes });
 
   route(
     app,
@@ -137,8 +123,7 @@ export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
     app,
     contracts.editImageFile,
     async (request) => {
-      const { fields, files } = await form(request, ['image_file'], Object.keys(EditImageFileFields.shape));
-      const body = parseFields(EditImageFileFields, fields);
+      const { fields: body, files } = await readForm(request, EditImageFileForm, deps.uploads.maxBytes);
       const file = requireFile(files, 'image_file', 'the image to edit');
       return accepted(await tools.start(request.user.id, editRun({ file, field: 'image_file' }, body)));
     },
@@ -149,8 +134,7 @@ export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
     app,
     contracts.copyStyle,
     async (request) => {
-      const { fields, files } = await form(request, ['image'], Object.keys(CopyStyleFields.shape));
-      const body = parseFields(CopyStyleFields, fields);
+      const { fields: body, files } = await readForm(request, CopyStyleForm, deps.uploads.maxBytes);
       const file = requireFile(files, 'image', 'the style reference image');
       return accepted(
         await tools.start(request.user.id, {
@@ -169,12 +153,7 @@ export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
     app,
     contracts.productHolding,
     async (request) => {
-      const { fields, files } = await form(
-        request,
-        ['person_file', 'product_file'],
-        Object.keys(ProductHoldingFields.shape),
-      );
-      const body = parseFields(ProductHoldingFields, fields);
+      const { fields: body, files } = await readForm(request, ProductHoldingForm, deps.uploads.maxBytes);
       const person = oneSource(files, 'person_file', body.person_image_id, 'person_image_id', 'person photo');
       const product = oneSource(
         files,

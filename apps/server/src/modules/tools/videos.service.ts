@@ -6,7 +6,8 @@ import { jobs, videos, type JobRow, type VideoRow } from '../../db/schema/index.
 import { AppError, notFound } from '../../errors.ts';
 import * as jobsRepo from '../generation/generation.repository.ts';
 import type { ProgressBus } from '../generation/progress.bus.ts';
-import { decodeCursor, encodeCursor, IMAGE_URL_TTL_SECONDS } from '../images/images.mapper.ts';
+import { decodeCursor, encodeCursor } from '../../http/page-cursor.ts';
+import { IMAGE_URL_TTL_SECONDS } from '../images/images.mapper.ts';
 import type { ToolJobInput } from './tool-recipe.ts';
 
 /**

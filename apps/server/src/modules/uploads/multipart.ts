@@ -6,6 +6,7 @@
  */
 import type { Multipart, MultipartFile, MultipartValue } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { MULTIPART_LIMITS } from '../../plugins/multipart.ts';
 
@@ -198,4 +199,28 @@ function readField(part: MultipartValue, form: MultipartForm, fail: (err: AppErr
     return;
   }
   form.fields[part.fieldname] = part.value;
+}
+
+/**
+ * A contract's form (`contract.form`): read with `readMultipart`, then its text fields checked with the
+ * form's schema, strictly like a JSON body (the text rule, numbers as decimal digits only). The first
+ * problem is the message.
+ */
+export async function readForm<F extends z.ZodObject>(
+  request: FastifyRequest,
+  form: { files: readonly string[]; fields: F },
+  maxBytes: number,
+): Promise<{ fields: z.output<F>; files: MultipartForm['files'] }> {
+  const { fields, files } = await readMultipart(request, {
+    files: form.files,
+    fields: Object.keys(form.fields.shape),
+    maxBytes,
+  });
+  const parsed = form.fields.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.');
+    throw invalid(field ? `${field}: ${issue.message}` : issue.message);
+  }
+  return { fields: parsed.data, files };
 }

@@ -1,10 +1,10 @@
-import { contracts } from '@lumina/contracts';
+import { contracts, UploadForm } from '@lumina/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Storage } from '../../adapters/storage/index.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../http/route.ts';
 import { toImageView } from '../images/images.mapper.ts';
-import { readMultipart, type MultipartForm } from './multipart.ts';
+import { readForm, type MultipartForm } from './multipart.ts';
 import { previewJpeg } from './normalise.ts';
 import type { UploadsService } from './uploads.service.ts';
 
@@ -15,9 +15,9 @@ export interface UploadRouteDeps {
   maxPixels: number;
 }
 
-const FILE_FIELD = 'file';
+const FILE_FIELD = UploadForm.files[0];
 
-function theFile(form: MultipartForm) {
+function theFile(form: Pick<MultipartForm, 'files'>) {
   const file = form.files[FILE_FIELD];
   if (!file) throw new AppError('VALIDATION_FAILED', `Add the image as the "${FILE_FIELD}" file.`);
   return file;
@@ -26,8 +26,7 @@ function theFile(form: MultipartForm) {
 /** Uploading an image to the gallery, and previews of uploads a browser cannot show (spec section 7). */
 export function uploadsRoutes(app: FastifyInstance, deps: UploadRouteDeps): void {
   const auth = { preHandler: app.requireUser };
-  const form = (request: Parameters<typeof readMultipart>[0]) =>
-    readMultipart(request, { files: [FILE_FIELD], fields: [], maxBytes: deps.maxBytes });
+  const form = (request: Parameters<typeof readForm>[0]) => readForm(request, UploadForm, deps.maxBytes);
 
   route(
     app,

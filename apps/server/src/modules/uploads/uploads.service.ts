@@ -29,8 +29,9 @@ const FILENAME_MAX_LENGTH = 200;
 export function filenameLabel(filename: string): string | null {
   const base = filename.split(/[/\\]/).at(-1) ?? '';
   // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return clean ? clean.slice(0, FILENAME_MAX_LENGTH) : null;
+  const clean = base.replace(/[\u0000-\u001f\u007f]|\p{Cs}/gu, '').trim();
+  // Cut by code point: cutting a UTF-16 string can leave half a surrogate pair, which the database refuses.
+  return clean ? Array.from(clean).slice(0, FILENAME_MAX_LENGTH).join('') : null;
 }
 
 const extension = (contentType: 'image/jpeg' | 'image/png') => (contentType === 'image/png' ? 'png' : 'jpg');
