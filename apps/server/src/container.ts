@@ -84,6 +84,10 @@ export async function createContainer(
       executor: database.executor,
       pollIntervalSeconds: config.queue.pollIntervalSeconds,
       maintenanceIntervalSeconds: config.queue.maintenanceIntervalSeconds,
+      heartbeatSeconds: config.queue.heartbeatSeconds,
+      // Separate processes share PostgreSQL only; embedded PGlite is one process (in-process wakes).
+      wakeUrl: config.database.url,
+      log,
       overrides: {
         'generation.run': {
           expireInSeconds: config.generation.timeoutSeconds,
