@@ -15,11 +15,14 @@ export function registerRequestDrain(app: FastifyInstance, timeoutMs: number): v
     if (running.size === 0) drained?.();
   };
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     running.add(request);
+    // A hijacked reply (an event stream) skips onSend, and onResponse too when its socket is destroyed.
+    reply.raw.once('close', () => {
+      if (reply.sent) done(request);
+    });
   });
-  // onSend runs when a handler (or the error handler) has its answer, even if the client has gone;
-  // onResponse covers hijacked replies (event streams), which skip onSend.
+  // onSend runs when a handler (or the error handler) has its answer, even if the client has gone.
   app.addHook('onSend', async (request) => done(request));
   app.addHook('onResponse', async (request) => done(request));
 
