@@ -168,6 +168,7 @@ export class JobQueue {
     const until = Date.now() + Number(job.expireInSeconds) * 1000;
     const beat = () => {
       if (Date.now() > until) return stop();
+      // pg-boss 10's own job table and columns (schema `pgboss`): check this on a pg-boss upgrade.
       this.executor
         .executeSql(
           `UPDATE pgboss.job SET expire_in = (now() - started_on) + make_interval(secs => $3)
@@ -177,6 +178,8 @@ export class JobQueue {
         .catch((err: unknown) => this.options.log.warn({ err, jobId: job.id }, 'job heartbeat failed'));
     };
     const timer = setInterval(beat, this.options.heartbeatSeconds * 1000);
+    // A job still running when shutdown gives up on it must not keep the process alive.
+    timer.unref();
     const stop = () => clearInterval(timer);
     // The first beat at once: until then the job expires only after its full time limit.
     beat();
