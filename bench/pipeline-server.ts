@@ -2,7 +2,9 @@
  * One Lumina process of the pipeline bench, wired like `main.ts` (the roles in ROLES, settings from the
  * environment the bench gives it) but with the instant provider in place of the local engine. Prints
  * one JSON line when ready: `{"ready":true}`, plus `port` and a signed-in person's `token` when it
- * serves HTTP. Stops on SIGTERM like the server: requests, then jobs, then the database.
+ * serves HTTP. On SIGUSR2 it prints `{"cpuMs":…}`, the CPU time it has used so far, so the bench can
+ * tell the CPU a phase cost, whatever else the machine is running. Stops on SIGTERM like the server:
+ * requests, then jobs, then the database.
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -25,6 +27,11 @@ process.once('SIGTERM', () => {
     await container.close();
     process.exit(0);
   })();
+});
+
+process.on('SIGUSR2', () => {
+  const { user, system } = process.cpuUsage();
+  process.stdout.write(`${JSON.stringify({ cpuMs: (user + system) / 1000 })}\n`);
 });
 
 if (config.roles.includes('worker')) {

@@ -49,6 +49,8 @@ interface Result {
   topology: Topology;
   latencies: number[];
   jobsPerSecond: number;
+  /** CPU time all Lumina processes spent per job during the throughput phase. */
+  cpuMsPerJob: number;
 }
 
 const server = path.join(import.meta.dirname, 'pipeline-server.ts');
@@ -59,14 +61,22 @@ function startProcess(env: Record<string, string>) {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const lines = createInterface({ input: child.stdout! });
+  const cpuAnswers: Array<(ms: number) => void> = [];
   const ready = new Promise<{ port?: number; token?: string }>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
+      if (line.startsWith('{"cpuMs"')) cpuAnswers.shift()?.((JSON.parse(line) as { cpuMs: number }).cpuMs);
     });
     child.once('exit', (code) => reject(new Error(`bench process exited (${code}) before it was ready`)));
   });
-  return { child, ready };
+  /** The CPU time the process has used so far, in ms. */
+  const cpuMs = () =>
+    new Promise<number>((resolve) => {
+      cpuAnswers.push(resolve);
+      child.kill('SIGUSR2');
+    });
+  return { child, ready, cpuMs };
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {
@@ -143,6 +153,8 @@ async function measure(topology: Topology): Promise<Result> {
       (await counter.query<{ n: number }>(`select count(*)::int as n from jobs where status = 'succeeded'`))
         .rows[0]!.n;
     const before = await succeeded();
+    const cpuTotal = async () => (await Promise.all(procs.map((p) => p.cpuMs()))).reduce((a, b) => a + b, 0);
+    const cpuBefore = await cpuTotal();
     const t0 = performance.now();
     let next = 0;
     await Promise.all(
@@ -160,8 +172,9 @@ async function measure(topology: Topology): Promise<Result> {
     );
     while ((await succeeded()) - before < JOBS) await new Promise((r) => setTimeout(r, 10));
     const seconds = (performance.now() - t0) / 1000;
+    const cpuMsPerJob = ((await cpuTotal()) - cpuBefore) / JOBS;
     await pool.close();
-    return { topology, latencies, jobsPerSecond: JOBS / seconds };
+    return { topology, latencies, jobsPerSecond: JOBS / seconds, cpuMsPerJob };
   } finally {
     await counter.end().catch(() => undefined);
     await Promise.all(procs.map((p) => stopProcess(p.child)));
@@ -187,6 +200,7 @@ const rows = results.map((r) => [
   ms(percentile(r.latencies, 95)),
   ms(Math.max(...r.latencies)),
   `${r.jobsPerSecond.toFixed(1)} jobs/s`,
+  `${r.cpuMsPerJob.toFixed(1)} ms`,
 ]);
 rows.push([
   '**scale-out ÷ one process**',
@@ -195,8 +209,12 @@ rows.push([
   `${(percentile(scaled.latencies, 95) / percentile(base.latencies, 95)).toFixed(2)}×`,
   '',
   `**${(scaled.jobsPerSecond / base.jobsPerSecond).toFixed(2)}×**`,
+  `${(scaled.cpuMsPerJob / base.cpuMsPerJob).toFixed(2)}×`,
 ]);
-const out = table(['topology', 'runs', 'median', 'p95', 'max', `throughput (${JOBS} jobs)`], rows);
+const out = table(
+  ['topology', 'runs', 'median', 'p95', 'max', `throughput (${JOBS} jobs)`, 'Lumina CPU per job'],
+  rows,
+);
 console.log(out);
 
 if (WRITE) {
@@ -210,7 +228,9 @@ run: one process (API + worker) and the scale-out (one API process, two worker p
 Lumina process is \`bench/pipeline-server.ts\` (production wiring, \`WORKER_CONCURRENCY=${CONCURRENCY}\`,
 \`QUEUE_POLL_INTERVAL_SECONDS=0.5\`); the load generator is the bench's own process and talks real
 HTTP (keep-alive). Latency: ${RUNS} jobs one after another after 20 warm-up jobs. Throughput: ${JOBS}
-prompts from ${CLIENTS} concurrent clients, until all succeeded.
+prompts from ${CLIENTS} concurrent clients, until all succeeded; "Lumina CPU per job" is the CPU time
+all Lumina processes used in that phase divided by the jobs (PostgreSQL's and the load generator's
+not included), which holds however busy the machine is.
 Command: \`npx tsx bench/pipeline.bench.ts\`. Targets (scale-out): median under 50 ms, at least 150
 jobs/s, within 1.3× of one process.
 
