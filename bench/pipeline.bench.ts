@@ -238,6 +238,18 @@ ${machineNote(loadBefore, loadAfter)}
 
 ${out}
 
+Against the targets (scale-out): median ${ms(median(scaled))} (target under 50 ms:
+${median(scaled) < 50 ? 'met' : 'not met'}), ${scaled.jobsPerSecond.toFixed(1)} jobs/s (target 150:
+${scaled.jobsPerSecond >= 150 ? 'met' : 'not met'}), ${(median(scaled) / median(base)).toFixed(2)}× one process's
+median and ${(scaled.jobsPerSecond / base.jobsPerSecond).toFixed(2)}× its throughput (target within 1.3×:
+${median(scaled) / median(base) <= 1.3 && scaled.jobsPerSecond / base.jobsPerSecond >= 1 / 1.3 ? 'met' : 'not met'}).
+CPU bounds throughput here: at ${scaled.cpuMsPerJob.toFixed(1)} ms of Lumina CPU per job, ${os.cpus().length} idle
+cores would cap the scale-out near ${((os.cpus().length * 1000) / scaled.cpuMsPerJob).toFixed(0)} jobs/s before
+PostgreSQL takes its share, so 150 jobs/s needs more cores than this machine has (or less work per job).
+The wall-clock numbers
+above also wait for cores the other work on the machine holds (see the load average).
+This section replaces, for this command, the in-process measurement in "Generation pipeline" above.
+
 How: a job's enqueue transaction also sends a PostgreSQL \`NOTIFY\`, delivered when it commits; every
 process with workers listens on a connection of its own and wakes an idle worker at once (the
 sending process wakes its own directly). Before this, workers in another process found a job only

@@ -84,8 +84,11 @@ describe('the server process', () => {
       // server is told to stop right after.
       loading = false;
       await load.destroy();
+      const stopping = Date.now();
       server.child.kill('SIGTERM');
       const code = await server.exited;
+      // Within SHUTDOWN_TIMEOUT_MS (its default, 15 s).
+      expect(Date.now() - stopping).toBeLessThan(15_000);
       browsing = false;
       await Promise.all([...loaders, ...browsers]);
 
