@@ -27,7 +27,7 @@ describe('the server process', () => {
     });
     try {
       let ready: Response | undefined;
-      for (let i = 0; i < 150 && !ready?.ok; i++) {
+      for (let i = 0; i < 300 && !ready?.ok; i++) {
         await new Promise((r) => setTimeout(r, 200));
         ready = await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined);
       }
@@ -43,7 +43,7 @@ describe('the server process', () => {
       server.child.kill('SIGKILL');
       await database.drop();
     }
-  }, 60_000);
+  }, 120_000);
 
   it(`finishes every request, even ones whose client left, when SIGTERM arrives under load (${testDb})`, async () => {
     // One database connection for many clients: requests queue for it, as under a load run.
@@ -113,7 +113,7 @@ describe('the server process', () => {
       await people.close();
       await stop();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('exits on SIGTERM after the pipe its log is written to has gone (parent died)', async () => {
     const { server, stop } = await startReadyServer({});
@@ -130,7 +130,7 @@ describe('the server process', () => {
     } finally {
       await stop();
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 /** A server process on a fresh database (this project's), once `/api/ready` answers 200. */
@@ -148,7 +148,7 @@ async function startReadyServer(env: Record<string, string>) {
     ...env,
   });
   let ready: Response | undefined;
-  for (let i = 0; i < 150 && !ready?.ok; i++) {
+  for (let i = 0; i < 300 && !ready?.ok; i++) {
     await new Promise((r) => setTimeout(r, 200));
     ready = await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined);
   }
@@ -190,5 +190,5 @@ describe(`shutdown on ${testDb}`, () => {
     release();
     await closing;
     expect(outcome.value).toBe('query ran');
-  }, 60_000);
+  }, 120_000);
 });
