@@ -1,28 +1,27 @@
 /**
- * Pipeline overhead around the provider: an instant provider (a pre-made PNG, no work) is injected
- * through the container's constructor in place of the local engine, so what is measured is ours:
- * HTTP + validation + charge + job row + enqueue (one transaction) → queue pickup → worker → storing the
- * original and a WebP thumbnail → image rows → job succeeded → `GET /api/images` lists it.
+ * Pipeline overhead around the provider, in two topologies side by side in one run, both on
+ * PostgreSQL: the baseline, one process (API + worker, as `npm start`), and the scale-out one, an API
+ * process and two worker processes. Every Lumina process is bench/pipeline-server.ts (the production
+ * wiring with an instant provider, a ready PNG, in place of the local engine), so what is measured is
+ * ours: HTTP + validation + charge + job row + enqueue (one transaction) → waking a worker (in another
+ * process in the scale-out) → the worker → storing the original and a WebP thumbnail → image rows →
+ * job succeeded → `GET /api/images` lists it. This process is only the load generator, over real HTTP.
  *
- * Run: `npx tsx bench/pipeline.bench.ts [--runs 100] [--jobs 300] [--no-write] [--only postgres|pglite]`.
- * PostgreSQL: a fresh database on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
- * Writes the "Generation pipeline" section of docs/BENCHMARKS.md. Targets: median < 150 ms and
- * ≥ 50 jobs/s with 4 workers, on PostgreSQL.
+ * Run: `npx tsx bench/pipeline.bench.ts [--runs 100] [--jobs 600] [--no-write]`.
+ * PostgreSQL: a fresh database per topology on BENCH_DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/test). Writes the "Generation pipeline: one process and
+ * scale-out" section of docs/BENCHMARKS.md. Targets (scale-out): median under 50 ms, at least 150
+ * jobs/s with two worker processes of 4, and within 1.3× of one process.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import sharp from 'sharp';
-import type { RunResult, TextToImageProvider } from '../apps/server/src/adapters/providers/text-to-image.ts';
-import {
-  machineNote,
-  ms,
-  percentile,
-  signIn,
-  startBenchEnv,
-  table,
-  writeSection,
-  type BenchDb,
-  type BenchEnv,
-} from './support.ts';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { OUTPUT_SIDE } from './instant-provider.ts';
+import { freshPostgres, machineNote, ms, percentile, table, writeSection } from './support.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -30,68 +29,102 @@ const arg = (name: string, fallback: number) => {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
 const RUNS = arg('--runs', 100);
-const JOBS = arg('--jobs', 300);
+const JOBS = arg('--jobs', 600);
+const CLIENTS = 16;
+const CONCURRENCY = 4;
 const WRITE = !args.includes('--no-write');
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 
-const OUTPUT_SIDE = 256;
-const png = await sharp({
-  create: { width: OUTPUT_SIDE, height: OUTPUT_SIDE, channels: 3, background: '#3366ff' },
-})
-  .png()
-  .toBuffer();
-
-/** Answers at once with the same small PNG: the provider costs nothing, the pipeline everything. */
-class InstantProvider implements TextToImageProvider {
-  readonly name = 'local' as const;
-  readonly available = true;
-  async run(request: { seed: number; numImages: number }): Promise<RunResult> {
-    return {
-      images: Array.from({ length: request.numImages }, () => ({
-        bytes: png,
-        contentType: 'image/png',
-        width: OUTPUT_SIDE,
-        height: OUTPUT_SIDE,
-      })),
-      seed: request.seed,
-      requestId: `instant-${Math.random().toString(36).slice(2)}`,
-    };
-  }
-  async cancel() {
-    return false;
-  }
+interface Topology {
+  name: string;
+  /** The ROLES of each process; the first serves HTTP. */
+  processes: string[];
 }
 
-const LABEL: Record<BenchDb, string> = {
-  postgres: 'PostgreSQL',
-  pglite: 'PGlite (data folder, as `npm start`)',
-  'pglite-memory': 'PGlite (in memory)',
-};
+const TOPOLOGIES: Topology[] = [
+  { name: 'one process (API + worker)', processes: ['api,worker'] },
+  { name: 'scale-out (API + 2 worker processes)', processes: ['api', 'worker', 'worker'] },
+];
 
 interface Result {
-  kind: BenchDb;
+  topology: Topology;
   latencies: number[];
   jobsPerSecond: number;
-  jobs: number;
+  /** CPU time all Lumina processes spent per job during the throughput phase. */
+  cpuMsPerJob: number;
 }
 
-async function measure(kind: BenchDb): Promise<Result> {
-  const env: BenchEnv = await startBenchEnv(kind, {
-    env: { WORKER_CONCURRENCY: '4', QUEUE_POLL_INTERVAL_SECONDS: '0.5' },
-    adapters: { local: new InstantProvider() },
+const server = path.join(import.meta.dirname, 'pipeline-server.ts');
+
+/** Starts one Lumina process and resolves with its ready line. */
+function startProcess(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', server], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const lines = createInterface({ input: child.stdout! });
+  const cpuAnswers: Array<(ms: number) => void> = [];
+  const ready = new Promise<{ port?: number; token?: string }>((resolve, reject) => {
+    lines.on('line', (line) => {
+      if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
+      if (line.startsWith('{"cpuMs"')) cpuAnswers.shift()?.((JSON.parse(line) as { cpuMs: number }).cpuMs);
+    });
+    child.once('exit', (code) => reject(new Error(`bench process exited (${code}) before it was ready`)));
+  });
+  /** The CPU time the process has used so far, in ms. */
+  const cpuMs = () =>
+    new Promise<number>((resolve) => {
+      cpuAnswers.push(resolve);
+      child.kill('SIGUSR2');
+    });
+  return { child, ready, cpuMs };
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function measure(topology: Topology): Promise<Result> {
+  const db = await freshPostgres();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumina-bench-'));
+  const env = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    WELCOME_CREDITS: '1000000',
+    DATABASE_URL: db.url,
+    QUEUE_POLL_INTERVAL_SECONDS: '0.5',
+    WORKER_CONCURRENCY: String(CONCURRENCY),
+  };
+  // The API process first (it migrates the database), then the workers.
+  const [first, ...others] = topology.processes;
+  const api = startProcess({ ...env, ROLES: first! });
+  const procs = [api];
+  const counter = new pg.Client({ connectionString: db.url });
   try {
-    const { token } = await signIn(env, `bench-${kind}@example.test`);
-    const call = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
-      env.app.inject({
+    const { port, token } = await api.ready;
+    for (const roles of others) procs.push(startProcess({ ...env, ROLES: roles }));
+    await Promise.all(procs.map((p) => p.ready));
+    await counter.connect();
+    const origin = `http://127.0.0.1:${port}`;
+    const pool = new Pool(origin, { connections: CLIENTS + 4 });
+    const call = async (method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) => {
+      const res = await pool.request({
         method,
-        url,
-        headers: { authorization: `Bearer ${token}` },
-        ...(payload ? { payload } : {}),
+        path: url,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
       });
+      const text = await res.body.text();
+      return { status: res.statusCode, text };
+    };
 
     const oneJob = async (i: number) => {
-      const text = `bench ${kind} ${i}`;
+      const text = `bench ${i}`;
       const t0 = performance.now();
       const res = await call('POST', '/api/prompt', {
         text,
@@ -99,9 +132,9 @@ async function measure(kind: BenchDb): Promise<Result> {
         seed: i,
         aspect_ratio: '1:1',
       });
-      if (res.statusCode !== 202) throw new Error(`prompt: ${res.statusCode} ${res.body}`);
+      if (res.status !== 202) throw new Error(`prompt: ${res.status} ${res.text}`);
       for (;;) {
-        const page = (await call('GET', '/api/images?limit=1')).json() as {
+        const page = JSON.parse((await call('GET', '/api/images?limit=1')).text) as {
           items: Array<{ prompt: string }>;
         };
         if (page.items[0]?.prompt === text) return performance.now() - t0;
@@ -109,26 +142,23 @@ async function measure(kind: BenchDb): Promise<Result> {
       }
     };
 
-    // Warm up: JIT, sharp, connection pool, pg-boss's first fetches.
-    for (let i = 0; i < 10; i++) await oneJob(100_000 + i);
+    // Warm up: JIT, sharp, connection pools, every worker's first fetches.
+    for (let i = 0; i < 20; i++) await oneJob(100_000 + i);
 
     const latencies: number[] = [];
     for (let i = 0; i < RUNS; i++) latencies.push(await oneJob(i));
 
-    // Throughput: JOBS prompts sent as fast as 16 concurrent clients can, 4 workers draining them.
-    const db = env.container.database.executor;
+    // Throughput: JOBS prompts sent as fast as CLIENTS concurrent clients can, until all succeeded.
     const succeeded = async () =>
-      Number(
-        (
-          (await db.executeSql(`select count(*)::int as n from jobs where status = 'succeeded'`, []))
-            .rows[0] as { n: number }
-        ).n,
-      );
+      (await counter.query<{ n: number }>(`select count(*)::int as n from jobs where status = 'succeeded'`))
+        .rows[0]!.n;
     const before = await succeeded();
+    const cpuTotal = async () => (await Promise.all(procs.map((p) => p.cpuMs()))).reduce((a, b) => a + b, 0);
+    const cpuBefore = await cpuTotal();
     const t0 = performance.now();
     let next = 0;
     await Promise.all(
-      Array.from({ length: 16 }, async () => {
+      Array.from({ length: CLIENTS }, async () => {
         while (next < JOBS) {
           const i = next++;
           const res = await call('POST', '/api/prompt', {
@@ -136,62 +166,94 @@ async function measure(kind: BenchDb): Promise<Result> {
             model: 'local-aurora',
             aspect_ratio: '1:1',
           });
-          if (res.statusCode !== 202) throw new Error(`prompt: ${res.statusCode} ${res.body}`);
+          if (res.status !== 202) throw new Error(`prompt: ${res.status} ${res.text}`);
         }
       }),
     );
-    while ((await succeeded()) - before < JOBS) await new Promise((r) => setTimeout(r, 20));
+    while ((await succeeded()) - before < JOBS) await new Promise((r) => setTimeout(r, 10));
     const seconds = (performance.now() - t0) / 1000;
-    return { kind, latencies, jobsPerSecond: JOBS / seconds, jobs: JOBS };
+    const cpuMsPerJob = ((await cpuTotal()) - cpuBefore) / JOBS;
+    await pool.close();
+    return { topology, latencies, jobsPerSecond: JOBS / seconds, cpuMsPerJob };
   } finally {
-    await env.close();
+    await counter.end().catch(() => undefined);
+    await Promise.all(procs.map((p) => stopProcess(p.child)));
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 const loadBefore = os.loadavg()[0]!;
 const results: Result[] = [];
-for (const kind of ['postgres', 'pglite', 'pglite-memory'] as const) {
-  if (only && only !== kind) continue;
-  process.stdout.write(`measuring ${kind}…\n`);
-  results.push(await measure(kind));
+for (const topology of TOPOLOGIES) {
+  process.stdout.write(`measuring ${topology.name}…\n`);
+  results.push(await measure(topology));
 }
 const loadAfter = os.loadavg()[0]!;
 
+const [base, scaled] = results as [Result, Result];
+const median = (r: Result) => percentile(r.latencies, 50);
 const rows = results.map((r) => [
-  LABEL[r.kind],
+  r.topology.name,
   String(r.latencies.length),
-  ms(percentile(r.latencies, 50)),
+  ms(median(r)),
   ms(percentile(r.latencies, 95)),
   ms(Math.max(...r.latencies)),
-  `${r.jobsPerSecond.toFixed(1)} jobs/s (${r.jobs} jobs)`,
+  `${r.jobsPerSecond.toFixed(1)} jobs/s`,
+  `${r.cpuMsPerJob.toFixed(1)} ms`,
 ]);
-const out = table(['database', 'runs', 'median', 'p95', 'max', 'throughput, 4 workers'], rows);
+rows.push([
+  '**scale-out ÷ one process**',
+  '',
+  `**${(median(scaled) / median(base)).toFixed(2)}×**`,
+  `${(percentile(scaled.latencies, 95) / percentile(base.latencies, 95)).toFixed(2)}×`,
+  '',
+  `**${(scaled.jobsPerSecond / base.jobsPerSecond).toFixed(2)}×**`,
+  `${(scaled.cpuMsPerJob / base.cpuMsPerJob).toFixed(2)}×`,
+]);
+const out = table(
+  ['topology', 'runs', 'median', 'p95', 'max', `throughput (${JOBS} jobs)`, 'Lumina CPU per job'],
+  rows,
+);
 console.log(out);
 
 if (WRITE) {
   writeSection(
-    'Generation pipeline',
+    'Generation pipeline: one process and scale-out',
     `
-Our overhead around the provider: from \`POST /api/prompt\` to the image being listed by
-\`GET /api/images\`, with an instant provider (a ready ${OUTPUT_SIDE} × ${OUTPUT_SIDE} PNG, injected through
-\`createContainer\`'s constructor argument in place of the local engine). Everything else is production
-code: validation, the charge + job row + enqueue transaction, pg-boss pickup, the worker, storing the
-original and a WebP thumbnail on disk, image rows, and the listing. Requests go through \`app.inject\`
-(no sockets). Latency: ${RUNS} jobs one after another (after 10 warm-up jobs). Throughput: ${JOBS} prompts
-from 16 concurrent clients, until all succeeded, with \`WORKER_CONCURRENCY=4\`.
-Command: \`npx tsx bench/pipeline.bench.ts\`. Targets (PostgreSQL): median under 150 ms, at least 50 jobs/s.
+From \`POST /api/prompt\` to the image being listed by \`GET /api/images\`, with an instant provider
+(a ready ${OUTPUT_SIDE} × ${OUTPUT_SIDE} PNG injected through \`createContainer\`'s constructor argument in
+place of the local engine), on PostgreSQL, in two topologies measured one after the other in the same
+run: one process (API + worker) and the scale-out (one API process, two worker processes). Every
+Lumina process is \`bench/pipeline-server.ts\` (production wiring, \`WORKER_CONCURRENCY=${CONCURRENCY}\`,
+\`QUEUE_POLL_INTERVAL_SECONDS=0.5\`); the load generator is the bench's own process and talks real
+HTTP (keep-alive). Latency: ${RUNS} jobs one after another after 20 warm-up jobs. Throughput: ${JOBS}
+prompts from ${CLIENTS} concurrent clients, until all succeeded; "Lumina CPU per job" is the CPU time
+all Lumina processes used in that phase divided by the jobs (PostgreSQL's and the load generator's
+not included), which holds however busy the machine is.
+Command: \`npx tsx bench/pipeline.bench.ts\`. Targets (scale-out): median under 50 ms, at least 150
+jobs/s, within 1.3× of one process.
 
 ${machineNote(loadBefore, loadAfter)}
 
 ${out}
 
-How the latency target is met: pg-boss workers poll (0.5 s at best), which alone would put the median
-near 250 ms. A job sent from this process wakes one of this process's idle workers right after its
-transaction commits (\`JobQueue.wake\`, pg-boss \`notifyWorker\`), and a worker that just finished a job
-fetches the next at once instead of sleeping an interval (\`JobQueue.work\`), so a backlog drains back to
-back. See docs/decisions.md, "Generation".
-Before this (polling only, same bench, PostgreSQL, 30 runs / 60 jobs): median 263 ms, p95 743 ms,
-8.1 jobs/s.
+Against the targets (scale-out): median ${ms(median(scaled))} (target under 50 ms:
+${median(scaled) < 50 ? 'met' : 'not met'}), ${scaled.jobsPerSecond.toFixed(1)} jobs/s (target 150:
+${scaled.jobsPerSecond >= 150 ? 'met' : 'not met'}), ${(median(scaled) / median(base)).toFixed(2)}× one process's
+median and ${(scaled.jobsPerSecond / base.jobsPerSecond).toFixed(2)}× its throughput (target within 1.3×:
+${median(scaled) / median(base) <= 1.3 && scaled.jobsPerSecond / base.jobsPerSecond >= 1 / 1.3 ? 'met' : 'not met'}).
+CPU bounds throughput here: at ${scaled.cpuMsPerJob.toFixed(1)} ms of Lumina CPU per job, ${os.cpus().length} idle
+cores would cap the scale-out near ${((os.cpus().length * 1000) / scaled.cpuMsPerJob).toFixed(0)} jobs/s before
+PostgreSQL takes its share, so 150 jobs/s needs more cores than this machine has (or less work per job).
+The wall-clock numbers
+above also wait for cores the other work on the machine holds (see the load average).
+This section replaces, for this command, the in-process measurement in "Generation pipeline" above.
+
+How: a job's enqueue transaction also sends a PostgreSQL \`NOTIFY\`, delivered when it commits; every
+process with workers listens on a connection of its own and wakes an idle worker at once (the
+sending process wakes its own directly). Before this, workers in another process found a job only
+at their next poll.
 `,
   );
 }

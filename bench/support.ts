@@ -28,7 +28,7 @@ export interface BenchEnv {
   close(): Promise<void>;
 }
 
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lumina_bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
@@ -94,7 +94,10 @@ export async function startBenchEnv(
 const SDK = { rid: 'passwordless', 'fdi-version': '3.1,4.0,4.1,4.2', 'content-type': 'application/json' };
 
 /** A passwordless sign-in through the real routes, the code read from the dev mailbox. */
-export async function signIn(env: BenchEnv, email: string): Promise<{ userId: string; token: string }> {
+export async function signIn(
+  env: Pick<BenchEnv, 'app' | 'container'>,
+  email: string,
+): Promise<{ userId: string; token: string }> {
   const started = await env.app.inject({
     method: 'POST',
     url: '/auth/signinup/code',

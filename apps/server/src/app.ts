@@ -20,6 +20,7 @@ import { registerAuth } from './modules/auth/auth.routes.ts';
 import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerRequestDrain } from './plugins/request-drain.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 
 /** Builds the HTTP app on a container. No listen here, so tests drive it with inject() or a random port. */
@@ -43,6 +44,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandler(app);
+  registerRequestDrain(app, config.shutdownTimeoutMs);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -37,8 +37,13 @@ export const EnvSchema = z
     DATABASE_URL: z.url().optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     QUEUE_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
-    /** How often pg-boss looks for stalled (expired) jobs; a dead worker's job is noticed this late at most. */
+    /** How often pg-boss archives finished jobs and expires ones past their hard time limit. */
     QUEUE_MAINTENANCE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+    /**
+     * How often a running job says it is alive. A job silent for 4 beats (its worker died) is retried,
+     * or failed and refunded when out of retries; every process looks for such jobs once a beat.
+     */
+    JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
     WEB_DIST_DIR: z.string().min(1).default('apps/web/dist'),
@@ -278,8 +283,10 @@ export interface Config {
   queue: {
     pollIntervalSeconds: number;
     concurrency: number;
-    /** How often stalled jobs are looked for (pg-boss maintenance). */
+    /** How often finished jobs are archived and over-time ones expired (pg-boss maintenance). */
     maintenanceIntervalSeconds: number;
+    /** A running job's heartbeat; silent for 4 beats, it counts as abandoned (a dead worker). */
+    heartbeatSeconds: number;
   };
   shutdownTimeoutMs: number;
   webDistDir: string;
@@ -653,6 +660,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       pollIntervalSeconds: env.QUEUE_POLL_INTERVAL_SECONDS,
       concurrency: env.WORKER_CONCURRENCY,
       maintenanceIntervalSeconds: env.QUEUE_MAINTENANCE_INTERVAL_SECONDS,
+      heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS,
     },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     webDistDir: path.resolve(env.WEB_DIST_DIR),

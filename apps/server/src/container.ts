@@ -64,7 +64,8 @@ export interface Container {
     payments: PaymentsService;
     reviews: ReviewsService;
   };
-  close(): Promise<void>;
+  /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 export async function createContainer(
@@ -84,6 +85,10 @@ export async function createContainer(
       executor: database.executor,
       pollIntervalSeconds: config.queue.pollIntervalSeconds,
       maintenanceIntervalSeconds: config.queue.maintenanceIntervalSeconds,
+      heartbeatSeconds: config.queue.heartbeatSeconds,
+      // Separate processes share PostgreSQL only; embedded PGlite is one process (in-process wakes).
+      wakeUrl: config.database.url,
+      log,
       overrides: {
         'generation.run': {
           expireInSeconds: config.generation.timeoutSeconds,
@@ -189,8 +194,8 @@ export async function createContainer(
     storage,
     fileUrlSecret,
     services,
-    async close() {
-      await queue.stop(config.shutdownTimeoutMs);
+    async close(timeoutMs = config.shutdownTimeoutMs) {
+      await queue.stop(timeoutMs);
       services.auth.close();
       await database.close();
     },

@@ -36,9 +36,11 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: config.shutdownTimeoutMs + 5_000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'shutting down after an unexpected error');
     else log.info({ signal }, 'shutting down');
-    // Stop taking requests and finish the ones in flight, then drain running jobs, then close the database.
+    // Stop taking requests and finish the ones in flight, then drain running jobs, then close the
+    // database, all within one SHUTDOWN_TIMEOUT_MS (jobs get at least a second).
+    const deadline = Date.now() + config.shutdownTimeoutMs;
     await app?.close();
-    await container.close();
+    await container.close(Math.max(1000, deadline - Date.now()));
     log.info('stopped');
   });
 

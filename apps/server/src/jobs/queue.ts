@@ -1,7 +1,9 @@
 import PgBoss from 'pg-boss';
 import type { SqlExecutor, Tx } from '../db/client.ts';
 import { transactionExecutor } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
 import { jobNames, jobs, type JobDefinition, type JobName, type JobPayload } from './registry.ts';
+import { newWakeId, WAKE_CHANNEL, WakeListener, wakePayload } from './wake.ts';
 
 export interface QueueOptions {
   executor: SqlExecutor;
@@ -12,27 +14,61 @@ export interface QueueOptions {
   expireInSeconds?: Partial<Record<JobName, number>>;
   /** Per-job-type overrides of the registry's send options (retries and their delay, from config). */
   overrides?: Partial<Record<JobName, Partial<JobDefinition['options']>>>;
+  /** A running job's heartbeat, in seconds; silent for STALE_BEATS beats, it is abandoned. */
+  heartbeatSeconds: number;
+  /**
+   * The PostgreSQL URL on which sent jobs wake workers in every process (LISTEN/NOTIFY). Unset with
+   * embedded PGlite, where everything is one process and the in-process wake is enough.
+   */
+  wakeUrl?: string;
+  log: Logger;
 }
 
+/** A running job that missed this many heartbeats counts as abandoned (its worker died). */
+export const STALE_BEATS = 4;
+
 type Batch = Array<PgBoss.Job<object>>;
+/** A job fetched with its metadata: how long one try may run. */
+type JobWithExpiry = PgBoss.Job<object> & { expireInSeconds: number };
 
 /**
  * The job queue: pg-boss on our own database connection (PGlite or the pg pool), so jobs are as
  * durable as the rows they are about and can be enqueued in the same transaction.
  *
- * Latency: pg-boss workers poll (0.5 s at best). Jobs sent from this process wake one of this process's
- * idle workers at once (`wake`), and a worker that just finished a job fetches again without waiting,
- * so a busy queue drains back to back; polling remains the path for jobs sent by other processes.
+ * Latency: pg-boss workers poll (0.5 s at best). A sent job wakes an idle worker at once: in this
+ * process directly (`wake`), in other processes through a PostgreSQL NOTIFY sent with the job (see
+ * wake.ts). A worker that just finished a job fetches again without waiting, so a busy queue drains
+ * back to back. Polling remains the fallback.
+ *
+ * Dead workers: a running job beats every `heartbeatSeconds` by pushing its pg-boss expiry forward
+ * (`expire_in` = time run so far + STALE_BEATS beats). A worker that dies stops beating, and within
+ * STALE_BEATS beats the job is past its expiry; every process runs pg-boss's own expiry once a beat,
+ * which retries the job or, out of retries, sends it to its dead letter (refund). The job type's
+ * `expireInSeconds` stays the hard limit of one try in a live worker (pg-boss's in-process timeout).
  */
 export class JobQueue {
   private readonly workerIds = new Map<JobName, string[]>();
   private readonly nextWorker = new Map<JobName, number>();
+  /** Workers running a job now; a wake goes to one that is not. */
+  private readonly busy = new Set<string>();
+  private readonly reaper: NodeJS.Timeout;
+  private listener: Promise<WakeListener> | undefined;
+  private readonly wakeId = newWakeId();
 
   private constructor(
     readonly boss: PgBoss,
+    private readonly executor: SqlExecutor,
     readonly pollIntervalSeconds: number,
     private readonly overrides: Partial<Record<JobName, Partial<JobDefinition['options']>>>,
-  ) {}
+    private readonly options: QueueOptions,
+  ) {
+    // Any process may find abandoned jobs (an API process too, when every worker died); pg-boss's
+    // expiry is one locked statement, so concurrent reapers never retry a job twice.
+    this.reaper = setInterval(() => {
+      boss.expire().catch((err: unknown) => options.log.warn({ err }, 'looking for abandoned jobs failed'));
+    }, options.heartbeatSeconds * 1000);
+    this.reaper.unref();
+  }
 
   static async start(options: QueueOptions): Promise<JobQueue> {
     const boss = new PgBoss({
@@ -45,7 +81,7 @@ export class JobQueue {
         ? { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds }
         : {}),
     });
-    boss.on('error', (err) => console.error('queue error', err));
+    boss.on('error', (err) => options.log.error({ err }, 'queue error'));
     await boss.start();
     for (const name of jobNames) await boss.createQueue(name);
     const overrides: Partial<Record<JobName, Partial<JobDefinition['options']>>> = {
@@ -54,7 +90,7 @@ export class JobQueue {
     for (const [name, seconds] of Object.entries(options.expireInSeconds ?? {}) as Array<[JobName, number]>) {
       overrides[name] = { ...overrides[name], expireInSeconds: seconds };
     }
-    return new JobQueue(boss, options.pollIntervalSeconds, overrides);
+    return new JobQueue(boss, options.executor, options.pollIntervalSeconds, overrides, options);
   }
 
   /** The send options of a job type: the registry's, with configured overrides applied. */
@@ -72,12 +108,16 @@ export class JobQueue {
     opts: { tx?: Tx; singletonKey?: string } = {},
   ) {
     const data = jobs[name].schema.parse(payload);
+    const db = opts.tx ? transactionExecutor(opts.tx) : this.executor;
     const id = await this.boss.send(name, data as object, {
       ...this.optionsOf(name),
       ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
-      ...(opts.tx ? { db: transactionExecutor(opts.tx) } : {}),
+      ...(opts.tx ? { db } : {}),
     });
     if (!id) throw new Error(`Job ${name} was not enqueued`);
+    // Other processes' workers: in a transaction, the notification goes out when it commits.
+    if (this.options.wakeUrl)
+      await db.executeSql('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, wakePayload(name, this.wakeId)]);
     if (!opts.tx) this.wake(name);
     return id;
   }
@@ -87,15 +127,30 @@ export class JobQueue {
    * instead of sleeping a poll interval, so throughput is not capped at one job per interval.
    */
   async work(name: JobName, handler: (job: Batch[number]) => Promise<unknown>): Promise<string> {
+    if (this.options.wakeUrl && !this.listener) {
+      this.listener = WakeListener.start(
+        this.options.wakeUrl,
+        this.wakeId,
+        (woken) => {
+          if ((jobNames as string[]).includes(woken)) this.wake(woken as JobName);
+        },
+        this.options.log,
+      );
+      await this.listener;
+    }
     let id = '';
     id = await this.boss.work(
       name,
       { batchSize: 1, pollingIntervalSeconds: this.pollIntervalSeconds, includeMetadata: true },
       async ([job]: Batch) => {
         if (!job) return undefined;
+        this.busy.add(id);
+        const stopBeating = this.heartbeat(job as JobWithExpiry);
         try {
           return await handler(job);
         } finally {
+          stopBeating();
+          this.busy.delete(id);
           this.boss.notifyWorker(id);
         }
       },
@@ -104,13 +159,46 @@ export class JobQueue {
     return id;
   }
 
-  /** Wakes one of this process's workers for `name` (round robin) so a just-sent job starts now. */
+  /**
+   * Keeps a running job's pg-boss expiry STALE_BEATS beats ahead of now, for as long as its try may
+   * last (the job type's expireInSeconds, enforced in-process by pg-boss). Returns the stop.
+   */
+  private heartbeat(job: JobWithExpiry): () => void {
+    const staleSeconds = this.options.heartbeatSeconds * STALE_BEATS;
+    const until = Date.now() + Number(job.expireInSeconds) * 1000;
+    const beat = () => {
+      if (Date.now() > until) return stop();
+      // pg-boss 10's own job table and columns (schema `pgboss`): check this on a pg-boss upgrade.
+      this.executor
+        .executeSql(
+          `UPDATE pgboss.job SET expire_in = (now() - started_on) + make_interval(secs => $3)
+           WHERE name = $1 AND id = $2 AND state = 'active'`,
+          [job.name, job.id, staleSeconds],
+        )
+        .catch((err: unknown) => this.options.log.warn({ err, jobId: job.id }, 'job heartbeat failed'));
+    };
+    const timer = setInterval(beat, this.options.heartbeatSeconds * 1000);
+    // A job still running when shutdown gives up on it must not keep the process alive.
+    timer.unref();
+    const stop = () => clearInterval(timer);
+    // The first beat at once: until then the job expires only after its full time limit.
+    beat();
+    return stop;
+  }
+
+  /** Wakes an idle worker of this process for `name` so a just-sent job starts now. Busy workers
+   * fetch again as soon as they finish, so when all are busy there is nobody to wake. */
   wake(name: JobName): void {
     const ids = this.workerIds.get(name);
     if (!ids?.length) return;
-    const i = (this.nextWorker.get(name) ?? 0) % ids.length;
-    this.nextWorker.set(name, i + 1);
-    this.boss.notifyWorker(ids[i]!);
+    const start = this.nextWorker.get(name) ?? 0;
+    for (let k = 0; k < ids.length; k++) {
+      const i = (start + k) % ids.length;
+      if (this.busy.has(ids[i]!)) continue;
+      this.nextWorker.set(name, i + 1);
+      this.boss.notifyWorker(ids[i]!);
+      return;
+    }
   }
 
   getJob(name: JobName, id: string) {
@@ -124,6 +212,10 @@ export class JobQueue {
 
   /** Stops fetching, waits for running jobs up to `timeoutMs`, then releases the queue. */
   async stop(timeoutMs: number): Promise<void> {
+    clearInterval(this.reaper);
+    const listener = this.listener;
+    this.listener = undefined;
+    await (await listener?.catch(() => undefined))?.close();
     await this.boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
   }
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Agent, request } from 'undici';
 import { startServerProcess } from '../support/server-process.ts';
-import { freePort, freshDatabaseUrl, tempDir, testDb } from '../harness.ts';
+import { freePort, freshDatabaseUrl, startTestEnv, tempDir, testDb } from '../harness.ts';
 
 describe('the server process', () => {
   it('refuses to start with a bad PORT and names it', async () => {
@@ -26,7 +27,7 @@ describe('the server process', () => {
     });
     try {
       let ready: Response | undefined;
-      for (let i = 0; i < 150 && !ready?.ok; i++) {
+      for (let i = 0; i < 300 && !ready?.ok; i++) {
         await new Promise((r) => setTimeout(r, 200));
         ready = await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined);
       }
@@ -42,5 +43,152 @@ describe('the server process', () => {
       server.child.kill('SIGKILL');
       await database.drop();
     }
-  }, 60_000);
+  }, 120_000);
+
+  it(`finishes every request, even ones whose client left, when SIGTERM arrives under load (${testDb})`, async () => {
+    // One database connection for many clients: requests queue for it, as under a load run.
+    const { server, port, stop } = await startReadyServer({ DATABASE_POOL_SIZE: '1', LOG_LEVEL: 'warn' });
+    // A load generator (64 connections) that stops at once, dropping its requests in flight, and
+    // people (8 connections) still using the site while the server shuts down.
+    const load = new Agent({ connections: 64 });
+    const people = new Agent({ connections: 8 });
+    const answered: Array<{ url: string; status: number; body: string }> = [];
+    let loading = true;
+    let browsing = true;
+    const client = (agent: Agent, going: () => boolean, record: boolean) => async () => {
+      for (let i = 0; going(); i++) {
+        const url = i % 2 ? '/api/ready' : '/api/example_images';
+        try {
+          const res = await request(`http://127.0.0.1:${port}${url}`, { dispatcher: agent });
+          const body = await res.body.text();
+          if (record) answered.push({ url, status: res.statusCode, body });
+        } catch {
+          // Dropped by the load generator, or refused once the server stopped accepting connections.
+          await new Promise((r) => setTimeout(r, 2));
+        }
+      }
+    };
+    try {
+      const loaders = Array.from(
+        { length: 64 },
+        client(load, () => loading, false),
+      );
+      const browsers = Array.from(
+        { length: 8 },
+        client(people, () => browsing, true),
+      );
+      for (let waited = 0; answered.length < 50 && waited < 20_000; waited += 50) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // The load run ends (its requests still queued in the server, nobody waiting for them) and the
+      // server is told to stop right after.
+      loading = false;
+      await load.destroy();
+      const stopping = Date.now();
+      server.child.kill('SIGTERM');
+      const code = await server.exited;
+      // Within SHUTDOWN_TIMEOUT_MS (its default, 15 s).
+      expect(Date.now() - stopping).toBeLessThan(15_000);
+      browsing = false;
+      await Promise.all([...loaders, ...browsers]);
+
+      expect(code, server.output()).toBe(0);
+      expect(answered.length).toBeGreaterThanOrEqual(50);
+      // Every answer is either the work done properly or a clean refusal because the server is closing
+      // (503 without readiness checks); none saw a closed database, which made /api/ready report
+      // not_ready and other routes fail with a 500.
+      const bad = answered.filter(
+        (o) =>
+          !(o.status === 200 && (o.url !== '/api/ready' || JSON.parse(o.body).status === 'ready')) &&
+          !(o.status === 503 && !o.body.includes('checks')),
+      );
+      expect(bad, JSON.stringify(bad.slice(0, 3))).toEqual([]);
+      // Nor did the requests nobody waited for any more: no error logged at all.
+      expect(server.output()).not.toContain('Cannot use a pool after calling end');
+      expect(server.output()).not.toMatch(/"level":50/);
+    } finally {
+      loading = false;
+      browsing = false;
+      await load.destroy().catch(() => undefined);
+      await people.close();
+      await stop();
+    }
+  }, 120_000);
+
+  it('exits on SIGTERM after the pipe its log is written to has gone (parent died)', async () => {
+    const { server, stop } = await startReadyServer({});
+    try {
+      // The reading end goes away, as when the parent that piped our output dies.
+      server.child.stdout.destroy();
+      server.child.stderr.destroy();
+      server.child.kill('SIGTERM');
+      const code = await Promise.race([
+        server.exited,
+        new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000)),
+      ]);
+      expect(code).toBe(0);
+    } finally {
+      await stop();
+    }
+  }, 120_000);
+});
+
+/** A server process on a fresh database (this project's), once `/api/ready` answers 200. */
+async function startReadyServer(env: Record<string, string>) {
+  const port = await freePort();
+  const database = await freshDatabaseUrl();
+  const dataDir = tempDir();
+  const server = startServerProcess({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    NODE_ENV: 'test',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  let ready: Response | undefined;
+  for (let i = 0; i < 300 && !ready?.ok; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    ready = await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined);
+  }
+  expect(ready?.status, server.output()).toBe(200);
+  return {
+    server,
+    port,
+    async stop() {
+      server.child.kill('SIGKILL');
+      await database.drop();
+    },
+  };
+}
+
+describe(`shutdown on ${testDb}`, () => {
+  it('waits for a request whose client has gone before closing the database', async () => {
+    let release: () => void = () => undefined;
+    const outcome: { value?: string } = {};
+    const env = await startTestEnv({
+      listen: true,
+      // A handler that is still working (it needs the database after a pause) when shutdown starts.
+      beforeReady: (app) =>
+        app.get('/test/slow-query', async () => {
+          await new Promise<void>((r) => (release = r));
+          try {
+            await env.container.database.ping();
+            outcome.value = 'query ran';
+          } catch (err) {
+            outcome.value = (err as Error).message;
+          }
+          return { ok: true };
+        }),
+    });
+    const started = fetch(`${env.baseUrl}/test/slow-query`, { signal: AbortSignal.timeout(300) });
+    await expect(started).rejects.toThrow();
+    // The client has gone and its socket is closed; the handler still runs. Shut down meanwhile.
+    const closing = env.close();
+    await new Promise((r) => setTimeout(r, 200));
+    release();
+    await closing;
+    expect(outcome.value).toBe('query ran');
+  }, 120_000);
 });

@@ -71,3 +71,27 @@ describe(`a queued job survives a restart on ${testDb}`, () => {
     }
   });
 });
+
+describe.runIf(testDb === 'postgres')('a job sent by another process', () => {
+  it('wakes an idle worker at once instead of at its next poll', async () => {
+    const database = await freshDatabaseUrl();
+    // The workers poll once a minute: only the wake-up can start the job before then.
+    const worker = await startTestEnv({
+      databaseUrl: database.url,
+      keep: true,
+      env: { QUEUE_POLL_INTERVAL_SECONDS: '60' },
+    });
+    const api = await startTestEnv({ databaseUrl: database.url, keep: true, workers: false });
+    try {
+      // Both workers have made their first fetch and are asleep.
+      await new Promise((r) => setTimeout(r, 1000));
+      const id = await api.container.queue.send('system.echo', { message: 'wake up' });
+      const job = await waitForState(worker, id, 'completed', 30_000);
+      expect(job.output).toEqual({ echoed: 'wake up' });
+    } finally {
+      await api.close();
+      await worker.close();
+      await database.drop();
+    }
+  }, 60_000);
+});
