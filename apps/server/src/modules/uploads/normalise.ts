@@ -171,8 +171,9 @@ async function decoding<T>(source: Source, work: () => Promise<T>): Promise<T> {
  * pixels held 256 MB, and sharp's stats() on it ~300 MB and ten times as long.
  */
 async function isSourceOpaque(source: Source): Promise<boolean> {
-  const alphaBand = (source.meta.channels ?? 4) - 1;
-  const alpha = await source.input().extractChannel(alphaBand).raw().toBuffer();
+  // 'alpha' is the last band after sharp's conversion to sRGB, whatever the input (grey, CMYK). A
+  // 16-bit alpha comes out as two bytes per pixel, both 255 only when fully opaque.
+  const alpha = await source.input().extractChannel('alpha').raw().toBuffer();
   for (let i = 0; i < alpha.length; i++) if (alpha[i] !== 255) return false;
   return true;
 }
