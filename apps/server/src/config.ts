@@ -144,7 +144,7 @@ export const EnvSchema = z
     UPLOAD_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(64_000_000),
     /**
      * Largest accepted HEIC/HEIF (HEVC) image in pixels. Lower than UPLOAD_MAX_PIXELS because its
-     * decoder (libheif in WebAssembly) needs ~13 bytes of memory per pixel where sharp streams
+     * decoder (libheif in WebAssembly) needs ~9 bytes of memory per pixel where sharp streams
      * (docs/decisions.md, "Bounded image decoding"). 50 MP still takes a 48 MP phone photo.
      */
     UPLOAD_HEIC_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(50_000_000),

@@ -26,7 +26,7 @@ export interface NormalisedImage {
 export interface PixelLimits {
   maxPixels: number;
   /**
-   * HEIC/HEIF with HEVC inside (phone photos). Its decoder holds ~13 bytes per pixel where sharp
+   * HEIC/HEIF with HEVC inside (phone photos). Its decoder holds ~9 bytes per pixel where sharp
    * streams, so it has a smaller limit (UPLOAD_HEIC_MAX_PIXELS); maxPixels when not given.
    */
   heicMaxPixels?: number;
