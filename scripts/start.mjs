@@ -39,6 +39,11 @@ if (stale && process.env.SKIP_WEB_BUILD !== '1') {
 }
 
 const args = ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts'), ...process.argv.slice(2)];
-const server = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+// glibc gives each thread that allocates (libvips' and libuv's) its own malloc arena, up to 8 per core,
+// and keeps freed memory in them: two arenas make the memory of large image decodes go back to the
+// system sooner (sharp's documentation recommends it; docs/decisions.md, "Bounded image decoding"). It
+// must be in the environment before the process starts, hence here; an operator's own value wins.
+const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+const server = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -97,6 +97,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     storage: container.storage,
     maxBytes: config.uploads.maxBytes,
     maxPixels: config.uploads.maxPixels,
+    heicMaxPixels: config.uploads.heicMaxPixels,
   });
 
   creditsRoutes(app, { ledger, packages: () => container.services.payments.packages() });

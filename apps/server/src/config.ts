@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { catalogueProblem, loadCatalogue, type ModelEntry } from './adapters/providers/catalogue.ts';
 
@@ -149,6 +150,21 @@ export const EnvSchema = z
       .default(20 * 1024 * 1024),
     /** Largest accepted image in pixels (width × height): decompression bombs stop here, before decoding. */
     UPLOAD_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(64_000_000),
+    /**
+     * Largest accepted HEIC/HEIF (HEVC) image in pixels. Lower than UPLOAD_MAX_PIXELS because its
+     * decoder (libheif in WebAssembly) needs ~9 bytes of memory per pixel where sharp streams
+     * (docs/decisions.md, "Bounded image decoding"). 50 MP still takes a 48 MP phone photo.
+     */
+    UPLOAD_HEIC_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(50_000_000),
+    /** Images decoded at once (uploads, previews, tool inputs). Default: half the cores, at least 1. */
+    IMAGE_DECODE_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(Math.max(1, Math.floor(availableParallelism() / 2))),
+    /** Uploads that may wait for a decode slot; beyond this one is refused with 503 and Retry-After. */
+    IMAGE_DECODE_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
     /**
      * Whether edit_image may fetch an image_url on a private or loopback address. Off in production so
      * the server cannot be used to reach internal services; tests and local setups turn it on.
@@ -325,6 +341,11 @@ export interface Config {
   uploads: {
     maxBytes: number;
     maxPixels: number;
+    /** The smaller pixel limit of HEIC/HEIF images (costlier to decode). */
+    heicMaxPixels: number;
+    /** Images decoded at once, and how many more may wait (adapters/media/decode-slots.ts). */
+    decodeConcurrency: number;
+    decodeQueue: number;
     /** Whether a fetched image_url may resolve to a private or loopback address. */
     allowPrivateUrls: boolean;
   };
@@ -743,6 +764,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     uploads: {
       maxBytes: env.UPLOAD_MAX_BYTES,
       maxPixels: env.UPLOAD_MAX_PIXELS,
+      heicMaxPixels: Math.min(env.UPLOAD_HEIC_MAX_PIXELS, env.UPLOAD_MAX_PIXELS),
+      decodeConcurrency: env.IMAGE_DECODE_CONCURRENCY,
+      decodeQueue: env.IMAGE_DECODE_QUEUE,
       allowPrivateUrls: env.IMAGE_URL_ALLOW_PRIVATE,
     },
     ffmpegPath: env.FFMPEG_PATH,

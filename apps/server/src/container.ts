@@ -29,6 +29,7 @@ import { ToolJobs } from './modules/tools/tool-jobs.ts';
 import { ToolsService } from './modules/tools/tools.service.ts';
 import { VideosService } from './modules/tools/videos.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
+import { configureDecodeSlots } from './adapters/media/decode-slots.ts';
 import { createGenerationModule, type GenerationModule } from './modules/generation/generation.module.ts';
 import { devSecret } from './secrets.ts';
 import { DevelopmentGateway, StripeGateway } from './modules/payments/payments.gateway.ts';
@@ -134,7 +135,13 @@ export async function createContainer(
     tools: new ToolJobs({ db: database.db, storage, registry: toolRegistry, ffmpegPath }),
     toolAdapters: (provider) => toolRegistry.adapter(provider as 'local'),
   });
-  const uploads = new UploadsService({ db: database.db, storage, maxPixels: config.uploads.maxPixels });
+  configureDecodeSlots({ concurrency: config.uploads.decodeConcurrency, queue: config.uploads.decodeQueue });
+  const uploads = new UploadsService({
+    db: database.db,
+    storage,
+    maxPixels: config.uploads.maxPixels,
+    heicMaxPixels: config.uploads.heicMaxPixels,
+  });
   const tools = {
     registry: toolRegistry,
     uploads,

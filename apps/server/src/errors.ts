@@ -20,14 +20,17 @@ const statusOf: Record<ErrorCode, number> = {
  */
 export class AppError extends Error {
   readonly status: number;
+  /** Sent as Retry-After: when a refusal for being busy is worth retrying. */
+  readonly retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     readonly userMessage: string,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; retryAfterSeconds?: number } = {},
   ) {
-    super(userMessage, options);
+    super(userMessage, { cause: options.cause });
     this.name = 'AppError';
     this.status = statusOf[code];
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

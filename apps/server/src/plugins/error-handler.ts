@@ -33,7 +33,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       reply.code(status).send({ ...body, requestId: request.id } satisfies ErrorBody);
 
     if (error instanceof AppError) {
-      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      if (error.status >= 500 && error.retryAfterSeconds === undefined) {
+        request.log.error({ err: error }, 'request failed');
+      }
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return send(error.status, { detail: error.userMessage, code: error.code });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -7,8 +7,9 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 // sharp's process-wide settings (one libvips thread per operation, no cache) live there.
 import '../../adapters/media/media.ts';
+import { withDecodeSlot } from '../../adapters/media/decode-slots.ts';
 import { AppError } from '../../errors.ts';
-import { decodeHeic, HeicTooLargeError } from './heic.ts';
+import { convertHeic, HeicTooLargeError, type ConvertedHeic } from './heic.ts';
 import { stripJpegMetadata } from './jpeg-markers.ts';
 import { sniffImageType, type SniffedType } from './sniff.ts';
 
@@ -21,9 +22,17 @@ export interface NormalisedImage {
   sourceFormat: SniffedType;
 }
 
-export interface NormaliseOptions {
-  /** Largest accepted width × height. */
+/** Largest accepted width × height, by how costly the format is to decode. */
+export interface PixelLimits {
   maxPixels: number;
+  /**
+   * HEIC/HEIF with HEVC inside (phone photos). Its decoder holds ~9 bytes per pixel where sharp
+   * streams, so it has a smaller limit (UPLOAD_HEIC_MAX_PIXELS); maxPixels when not given.
+   */
+  heicMaxPixels?: number;
+}
+
+export interface NormaliseOptions extends PixelLimits {
   /**
    * Upright sRGB/greyscale JPEGs keep their compressed data and only lose their metadata segments
    * (jpeg-markers.ts) instead of being decoded and re-encoded: no generation loss, and for a
@@ -48,10 +57,10 @@ export const DAMAGED = 'This image looks damaged or cut short; try exporting it 
 
 const megapixels = (pixels: number) => Number((pixels / 1_000_000).toPrecision(3));
 
-export function tooManyPixels(width: number, height: number, maxPixels: number): AppError {
+export function tooManyPixels(width: number, height: number, maxPixels: number, kind?: string): AppError {
   return new AppError(
     'VALIDATION_FAILED',
-    `This image is ${width}×${height} pixels; the limit is ${megapixels(maxPixels)} megapixels.`,
+    `This image is ${width}×${height} pixels; the limit${kind ? ` for ${kind} images` : ''} is ${megapixels(maxPixels)} megapixels.`,
   );
 }
 
@@ -75,14 +84,17 @@ interface Source {
   /** Stored dimensions (before orientation), of the first frame. */
   width: number;
   height: number;
+  /** This format's pixel limit, and its name in the refusal when it is not the general one. */
+  maxPixels: number;
+  limitName?: string;
   meta: Metadata;
   /** A fresh pipeline over the first frame, with the pixel limit and the damaged-data check. */
   input(): Sharp;
-  /** Already-decoded RGBA pixels (HEIC), so transparency is checked without another pass. */
-  rgba?: Buffer;
+  /** HEIC, already converted to its normalised JPEG or PNG by its decoder's worker (heic.ts). */
+  converted?: ConvertedHeic;
 }
 
-async function open(bytes: Buffer, maxPixels: number): Promise<Source> {
+async function open(bytes: Buffer, limits: PixelLimits): Promise<Source> {
   const type = sniffImageType(bytes);
   if (!type) throw notAnImage();
   let meta: Metadata;
@@ -97,33 +109,41 @@ async function open(bytes: Buffer, maxPixels: number): Promise<Source> {
   const width = meta.width;
   const height = meta.pageHeight ?? meta.height;
   if (!width || !height) throw damaged();
-  if (width * height > maxPixels) throw tooManyPixels(width, height, maxPixels);
 
   // HEIF with HEVC inside (phone photos): sharp can read the header above but not the pixels. AVIF
   // (AV1) is decoded by sharp itself.
   if ((type === 'heif' || type === 'avif') && meta.compression !== 'av1') {
-    let decoded;
+    const maxPixels = Math.min(limits.heicMaxPixels ?? limits.maxPixels, limits.maxPixels);
+    const limitName = maxPixels < limits.maxPixels ? 'HEIC' : undefined;
+    // The declared size (ispe) is refused here, before the decoder starts; the worker checks again
+    // after the file's rotation is applied.
+    if (width * height > maxPixels) throw tooManyPixels(width, height, maxPixels, limitName);
+    let converted;
     try {
-      decoded = await decodeHeic(bytes, maxPixels);
+      converted = await convertHeic(bytes, maxPixels, { jpeg: JPEG_OPTIONS });
     } catch (err) {
-      if (err instanceof HeicTooLargeError) throw tooManyPixels(err.width, err.height, maxPixels);
+      if (err instanceof HeicTooLargeError) throw tooManyPixels(err.width, err.height, maxPixels, limitName);
       throw damaged(err);
     }
-    const raw = { width: decoded.width, height: decoded.height, channels: 4 as const };
     return {
       type,
-      width: decoded.width,
-      height: decoded.height,
+      width: converted.width,
+      height: converted.height,
+      maxPixels,
+      limitName,
       // libheif has applied the file's rotation and mirroring; HEIF ignores EXIF orientation.
-      meta: { ...meta, orientation: undefined, hasAlpha: true },
-      input: () => sharp(decoded.rgba, { raw, limitInputPixels: maxPixels }),
-      rgba: decoded.rgba,
+      meta: { ...meta, orientation: undefined },
+      input: () => sharp(converted.bytes, { limitInputPixels: maxPixels, failOn: 'error' }),
+      converted,
     };
   }
+  const { maxPixels } = limits;
+  if (width * height > maxPixels) throw tooManyPixels(width, height, maxPixels);
   return {
     type,
     width,
     height,
+    maxPixels,
     meta,
     // pages: 1 (the default) is the first frame of a GIF, WebP animation or multi-page TIFF.
     // failOn 'error': missing data fails in every format (libtiff's read errors included), while
@@ -133,20 +153,28 @@ async function open(bytes: Buffer, maxPixels: number): Promise<Source> {
 }
 
 /** Decoding failures become the person's "damaged" message; the pixel limit keeps its own. */
-async function decoding<T>(source: Source, maxPixels: number, work: () => Promise<T>): Promise<T> {
+async function decoding<T>(source: Source, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (err instanceof Error && /pixel limit/i.test(err.message)) {
-      throw tooManyPixels(source.width, source.height, maxPixels);
+      throw tooManyPixels(source.width, source.height, source.maxPixels, source.limitName);
     }
     throw damaged(err);
   }
 }
 
-function isOpaque(pixels: Buffer, channels: number): boolean {
-  for (let i = channels - 1; i < pixels.length; i += channels) if (pixels[i] !== 255) return false;
+/**
+ * Whether every pixel is fully opaque. Only the alpha channel is decoded into memory (one byte per
+ * pixel: 64 MB at 64 megapixels), never the whole image: decoding a 64-megapixel RGBA PNG to raw
+ * pixels held 256 MB, and sharp's stats() on it ~300 MB and ten times as long.
+ */
+async function isSourceOpaque(source: Source): Promise<boolean> {
+  // 'alpha' is the last band after sharp's conversion to sRGB, whatever the input (grey, CMYK). A
+  // 16-bit alpha comes out as two bytes per pixel, both 255 only when fully opaque.
+  const alpha = await source.input().extractChannel('alpha').raw().toBuffer();
+  for (let i = 0; i < alpha.length; i++) if (alpha[i] !== 255) return false;
   return true;
 }
 
@@ -161,11 +189,11 @@ const canPassThrough = (source: Source) =>
  * every coded block) has shown it is whole. Undefined when the file needs the re-encoding path: a
  * decoder warning (corrupt data, stray bytes) is only tolerated there, where the output is clean.
  */
-async function passThroughJpeg(bytes: Buffer, source: Source, maxPixels: number) {
+async function passThroughJpeg(bytes: Buffer, source: Source) {
   const stripped = stripJpegMetadata(bytes);
   if (!stripped) return undefined;
   try {
-    await sharp(stripped, { limitInputPixels: maxPixels, failOn: 'warning' })
+    await sharp(stripped, { limitInputPixels: source.maxPixels, failOn: 'warning' })
       .resize(64, 64, { fit: 'inside' })
       .raw()
       .toBuffer();
@@ -177,52 +205,37 @@ async function passThroughJpeg(bytes: Buffer, source: Source, maxPixels: number)
 
 /**
  * Checks and normalises an upload. Throws AppError('VALIDATION_FAILED') with a sentence for a person:
- * not an image we accept, damaged or cut short, or over the pixel limit.
+ * not an image we accept, damaged or cut short, or over its format's pixel limit; or
+ * AppError('SERVICE_UNAVAILABLE') when too many images are already waiting to be decoded.
  */
-export async function normaliseUpload(bytes: Buffer, options: NormaliseOptions): Promise<NormalisedImage> {
-  const { maxPixels } = options;
-  const source = await open(bytes, maxPixels);
+export function normaliseUpload(bytes: Buffer, options: NormaliseOptions): Promise<NormalisedImage> {
+  return withDecodeSlot(() => normalise(bytes, options));
+}
+
+async function normalise(bytes: Buffer, options: NormaliseOptions): Promise<NormalisedImage> {
+  const source = await open(bytes, options);
+  if (source.converted) {
+    const { bytes: converted, contentType, width, height } = source.converted;
+    return { bytes: converted, contentType, width, height, sourceFormat: source.type };
+  }
 
   if (options.jpegPassthrough !== false && canPassThrough(source)) {
-    const kept = await passThroughJpeg(bytes, source, maxPixels);
+    const kept = await passThroughJpeg(bytes, source);
     if (kept) return { ...kept, contentType: 'image/jpeg', sourceFormat: source.type };
   }
 
-  return decoding(source, maxPixels, async () => {
-    if (source.meta.hasAlpha) {
-      // Transparency decides the format, so decode once to 8-bit sRGB(A) and look at the alpha.
-      const { data, info } = source.rgba
-        ? { data: source.rgba, info: { width: source.width, height: source.height, channels: 4 as const } }
-        : await source.input().rotate().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-      const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-      const hasAlpha = info.channels === 2 || info.channels === 4;
-      if (hasAlpha && !isOpaque(data, info.channels)) {
-        const png = await sharp(data, raw).png().toBuffer();
-        return {
-          bytes: png,
-          contentType: 'image/png',
-          width: info.width,
-          height: info.height,
-          sourceFormat: source.type,
-        };
-      }
-      const jpeg = await sharp(data, raw).removeAlpha().jpeg(JPEG_OPTIONS).toBuffer();
-      return {
-        bytes: jpeg,
-        contentType: 'image/jpeg',
-        width: info.width,
-        height: info.height,
-        sourceFormat: source.type,
-      };
-    }
-    const { data, info } = await source
-      .input()
-      .rotate()
-      .jpeg(JPEG_OPTIONS)
-      .toBuffer({ resolveWithObject: true });
+  return decoding(source, async () => {
+    // Transparency decides the format: PNG when some pixel is see-through, JPEG otherwise.
+    const transparent = source.meta.hasAlpha && !(await isSourceOpaque(source));
+    const upright = source.input().rotate();
+    const { data, info } = await (
+      transparent
+        ? upright.toColourspace('srgb').png()
+        : upright.flatten({ background: '#ffffff' }).jpeg(JPEG_OPTIONS)
+    ).toBuffer({ resolveWithObject: true });
     return {
       bytes: data,
-      contentType: 'image/jpeg',
+      contentType: transparent ? 'image/png' : 'image/jpeg',
       width: info.width,
       height: info.height,
       sourceFormat: source.type,
@@ -234,19 +247,18 @@ export async function normaliseUpload(bytes: Buffer, options: NormaliseOptions):
  * A JPEG preview of any accepted upload (HEIC, TIFF, AVIF, a huge PNG…) that a browser can show:
  * upright, fitted inside maxSide × maxSide, transparency on white. Same checks as normaliseUpload.
  */
-export async function previewJpeg(
-  bytes: Buffer,
-  options: { maxPixels: number; maxSide?: number },
-): Promise<Buffer> {
+export function previewJpeg(bytes: Buffer, options: PixelLimits & { maxSide?: number }): Promise<Buffer> {
   const side = options.maxSide ?? PREVIEW_MAX_SIDE;
-  const source = await open(bytes, options.maxPixels);
-  return decoding(source, options.maxPixels, () =>
-    source
-      .input()
-      .rotate()
-      .resize(side, side, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: PREVIEW_QUALITY })
-      .toBuffer(),
-  );
+  return withDecodeSlot(async () => {
+    const source = await open(bytes, options);
+    return decoding(source, () =>
+      source
+        .input()
+        .rotate()
+        .resize(side, side, { fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: PREVIEW_QUALITY })
+        .toBuffer(),
+    );
+  });
 }

@@ -13,6 +13,7 @@ export interface UploadRouteDeps {
   storage: Storage;
   maxBytes: number;
   maxPixels: number;
+  heicMaxPixels?: number;
 }
 
 const FILE_FIELD = UploadForm.files[0];
@@ -46,10 +47,16 @@ export function uploadsRoutes(app: FastifyInstance, deps: UploadRouteDeps): void
       const file = theFile(await form(request));
       let jpeg: Buffer;
       try {
-        jpeg = await previewJpeg(file.bytes, { maxPixels: deps.maxPixels });
+        jpeg = await previewJpeg(file.bytes, {
+          maxPixels: deps.maxPixels,
+          heicMaxPixels: deps.heicMaxPixels,
+        });
       } catch (err) {
         throw err instanceof AppError
-          ? new AppError(err.code, `${FILE_FIELD}: ${err.userMessage}`, { cause: err })
+          ? new AppError(err.code, `${FILE_FIELD}: ${err.userMessage}`, {
+              cause: err,
+              retryAfterSeconds: err.retryAfterSeconds,
+            })
           : err;
       }
       // A Buffer is sent as it is (no serialiser); the preview is of this request's file only.

@@ -46,31 +46,41 @@ export class UploadsService {
   private readonly db: Database;
   private readonly storage: Storage;
   private readonly maxPixels: number;
+  private readonly heicMaxPixels?: number;
   private readonly jpegPassthrough: boolean;
 
   constructor(deps: {
     db: Database;
     storage: Storage;
     maxPixels: number;
+    /** The smaller limit of HEIC images (see PixelLimits). */
+    heicMaxPixels?: number;
     /** See NormaliseOptions; off only to measure the re-encoding path (bench/upload.bench.ts). */
     jpegPassthrough?: boolean;
   }) {
     this.db = deps.db;
     this.storage = deps.storage;
     this.maxPixels = deps.maxPixels;
+    this.heicMaxPixels = deps.heicMaxPixels;
     this.jpegPassthrough = deps.jpegPassthrough ?? true;
   }
 
   /** Checks, normalises and stores one file. Errors name the field ("person_file: This file is not…"). */
   async prepare(userId: string, file: IncomingFile, field: string): Promise<PreparedUpload> {
     const named = (err: unknown) =>
-      err instanceof AppError ? new AppError(err.code, `${field}: ${err.userMessage}`, { cause: err }) : err;
+      err instanceof AppError
+        ? new AppError(err.code, `${field}: ${err.userMessage}`, {
+            cause: err,
+            retryAfterSeconds: err.retryAfterSeconds,
+          })
+        : err;
 
     let image;
     let thumbnail: Buffer;
     try {
       image = await normaliseUpload(file.bytes, {
         maxPixels: this.maxPixels,
+        heicMaxPixels: this.heicMaxPixels,
         jpegPassthrough: this.jpegPassthrough,
       });
       try {

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { withDecodeSlot } from '../../../media/decode-slots.ts';
 import type { InputImage } from '../../image-tools.ts';
 import { ProviderError, type RunContext } from '../../text-to-image.ts';
 
@@ -89,7 +90,10 @@ export async function decodeInput(
       options.keepAlpha && meta.hasAlpha
         ? pipeline.ensureAlpha()
         : pipeline.flatten({ background: '#ffffff' }).removeAlpha();
-    const { data, info } = await pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    // Takes a decode slot like uploads do (adapters/media/decode-slots.ts), waiting however long it
+    // takes: a job's input is already stored, and jobs are bounded by the worker's own concurrency.
+    const output = pipeline.toColourspace('srgb').raw();
+    const { data, info } = await withDecodeSlot(() => output.toBuffer({ resolveWithObject: true }), 'always');
     return { data, width: info.width, height: info.height, channels: info.channels };
   } catch (cause) {
     throw new ProviderError(
