@@ -129,7 +129,12 @@ export async function createContainer(
     tools: new ToolJobs({ db: database.db, storage, registry: toolRegistry, ffmpegPath }),
     toolAdapters: (provider) => toolRegistry.adapter(provider as 'local'),
   });
-  const uploads = new UploadsService({ db: database.db, storage, maxPixels: config.uploads.maxPixels });
+  const uploads = new UploadsService({
+    db: database.db,
+    storage,
+    maxPixels: config.uploads.maxPixels,
+    quotaBytes: config.limits.uploadQuotaBytes,
+  });
   const tools = {
     registry: toolRegistry,
     uploads,
