@@ -3,8 +3,11 @@ import type { DbOrTx } from '../../db/client.ts';
 import { images } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 
-const MB = 1024 * 1024;
-const megabytes = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
+const KB = 1024;
+const MB = 1024 * KB;
+/** Sizes as people read them: "512 KB", "3.4 MB", "1024 MB". */
+const readable = (bytes: number) =>
+  bytes < MB ? `${Math.ceil(bytes / KB)} KB` : `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
 
 /** Bytes of a person's stored uploads (images of kind "upload": the gallery's and the tools' alike). */
 export async function uploadedBytes(db: DbOrTx, userId: string): Promise<number> {
@@ -29,7 +32,7 @@ export async function checkUploadQuota(
   if (used + adding <= quota) return;
   throw new AppError(
     'PAYLOAD_TOO_LARGE',
-    `Your uploads use ${megabytes(used)} of your ${megabytes(quota)} of storage, and this one needs ${megabytes(adding)} more. Delete some uploads to make room.`,
+    `Your uploads use ${readable(used)} of your ${readable(quota)} of storage, and this one needs ${readable(adding)} more. Delete some uploads to make room.`,
   );
 }
 

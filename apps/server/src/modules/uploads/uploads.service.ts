@@ -82,12 +82,11 @@ export class UploadsService {
       } catch (err) {
         throw new AppError('VALIDATION_FAILED', DAMAGED, { cause: err });
       }
+      // Early, so a person over quota costs no storage writes; `insert` checks again under a lock.
+      await checkUploadQuota(this.db, userId, image.bytes.length, this.quotaBytes);
     } catch (err) {
       throw named(err);
     }
-
-    // Early, so a person over quota costs no storage writes; `insert` checks again under a lock.
-    await checkUploadQuota(this.db, userId, image.bytes.length, this.quotaBytes);
 
     const id = randomUUID();
     const keys = imageKeys(userId, id, extension(image.contentType));
