@@ -40,9 +40,25 @@ export async function registerLimits(
   const { config } = deps;
   let kind: LimitStoreKind = 'memory';
   if (config.redisUrl) {
-    // Fail fast rather than queue commands while Redis is away: a limit that cannot be counted lets the
-    // request through (skipOnError) instead of holding it.
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    // Connected before the first request (start-up fails, naming Redis, when it is unreachable). Later
+    // outages fail fast rather than queue: a limit that cannot be counted lets the request through
+    // (skipOnError) instead of holding it.
+    const redis = new Redis(config.redisUrl, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+    });
+    try {
+      await redis.connect();
+    } catch (err) {
+      redis.disconnect();
+      throw new Error(
+        `Cannot reach Redis at REDIS_URL: ${err instanceof Error ? err.message : String(err)}`,
+        {
+          cause: err,
+        },
+      );
+    }
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });
