@@ -67,7 +67,7 @@ describe.skipIf(testDb !== 'postgres')(
       expect(stream.status).toBe(200);
       const refused = await open(second, new AbortController().signal);
       expect(refused.status).toBe(429);
-      expect((await refused.json()).code).toBe('RATE_LIMITED');
+      expect(((await refused.json()) as { code: string }).code).toBe('RATE_LIMITED');
       controller.abort();
     });
   },
