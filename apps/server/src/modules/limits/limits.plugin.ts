@@ -49,7 +49,11 @@ export async function registerLimits(
       enableOfflineQueue: false,
     });
     try {
-      await redis.connect();
+      // connect() alone waits through ioredis's reconnect attempts for ever; the first error decides.
+      await new Promise<void>((resolve, reject) => {
+        redis.once('error', reject);
+        redis.connect().then(resolve, reject);
+      });
     } catch (err) {
       redis.disconnect();
       throw new Error(
@@ -59,6 +63,10 @@ export async function registerLimits(
         },
       );
     }
+    // Later outages: ioredis reconnects by itself; meanwhile limits are skipped (skipOnError).
+    redis.on('error', (err: Error) =>
+      app.log.warn({ err: err.message }, 'Redis for rate limits unavailable'),
+    );
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });

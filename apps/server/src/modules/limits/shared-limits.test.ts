@@ -1,6 +1,11 @@
 import { randomInt } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { startTestEnv, tempDir, testDb, type TestEnv } from '../../../test/harness.ts';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { createContainer } from '../../container.ts';
+import { createLogger } from '../../logger.ts';
 import { signedInClient } from '../../../test/support/api.ts';
 
 const PROMPT = { text: 'a lighthouse at dusk', model: 'local-aurora' };
@@ -101,5 +106,29 @@ describe.skipIf(!redisUrl)(`limits shared through Redis (REDIS_URL) on ${testDb}
     expect((await prompt(first, ip)).statusCode).toBe(429);
     // Another address is unaffected.
     expect((await prompt(second, randomIp())).statusCode).toBe(401);
+  });
+});
+
+describe('REDIS_URL that cannot be reached', () => {
+  // Starting a container takes as long as a beforeAll hook may.
+  it('stops start-up with a message naming it', { timeout: 60_000 }, async () => {
+    const dataDir = tempDir();
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      // Nothing listens on port 1.
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    const container = await createContainer(
+      Object.freeze({ ...config, database: { ...config.database, embeddedDir: 'memory://' } }),
+      createLogger('silent'),
+    );
+    try {
+      await expect(buildApp(container)).rejects.toThrow(/Cannot reach Redis at REDIS_URL/);
+    } finally {
+      await container.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
