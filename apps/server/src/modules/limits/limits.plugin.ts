@@ -1,4 +1,4 @@
-import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { Contract } from '@lumina/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
@@ -79,11 +79,13 @@ export async function registerLimits(
     await fastifyRateLimitWith(app, {});
   }
 
+  app.log.info({ store: kind }, 'product API rate limits counted in %s', kind);
   const limits = config.limits;
   const ipWrites = app.createRateLimit({
     max: limits.ipWritesPerMinute,
     timeWindow: MINUTE_MS,
-    keyGenerator: (request) => `ip:${request.ip}`,
+    // An IPv6 client usually holds a whole /64: counted as one address, as the library does by default.
+    keyGenerator: (request) => `ip:${normalizeIP(request.ip, 64)}`,
   });
   const userWrites = app.createRateLimit({
     max: limits.writesPerMinute,

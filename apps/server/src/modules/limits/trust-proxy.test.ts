@@ -54,6 +54,13 @@ describe(`TRUST_PROXY on ${testDb}`, () => {
     ]);
   });
 
+  it('counts an IPv6 /64 as one address, so a client cannot rotate through its own range', async () => {
+    expect(await statuses(hops, ['2001:db8:0:1::1', '2001:db8:0:1::2', '2001:db8:0:1:ffff::3'])).toEqual([
+      401, 401, 429,
+    ]);
+    expect((await write(hops, '2001:db8:0:2::1')).statusCode).toBe(401);
+  });
+
   it('with a list, believes only the listed proxies', async () => {
     // 127.0.0.1 and 10.9.9.9 are trusted proxies, so the address before them is the client.
     expect(await statuses(list, ['1.1.1.1, 10.9.9.9', '2.2.2.2, 10.9.9.9', '3.3.3.3, 10.9.9.9'])).toEqual([
