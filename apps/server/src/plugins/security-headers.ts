@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Features the web app never uses, switched off for it and anything it might embed. */
 export const PERMISSIONS_POLICY =
-  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), browsing-topics=()';
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), browsing-topics=()';
 /** Helmet's own HSTS value (one year, subdomains), sent only over HTTPS. */
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
