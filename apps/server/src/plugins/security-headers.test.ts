@@ -8,14 +8,17 @@ describe(`security headers on ${testDb}`, () => {
   let proxied: TestEnv;
   let alice: Client;
 
+  // One hook each: under load, starting an app can take most of a hook's time limit.
   beforeAll(async () => {
     plain = await startTestEnv({ workers: false, listen: true });
-    proxied = await startTestEnv({ workers: false, env: { TRUST_PROXY: 'loopback' } });
     alice = await signedInClient(plain, 'alice');
   });
+  beforeAll(async () => {
+    proxied = await startTestEnv({ workers: false, env: { TRUST_PROXY: 'loopback' } });
+  });
   afterAll(async () => {
-    await plain.close();
-    await proxied.close();
+    await plain?.close();
+    await proxied?.close();
   });
 
   it('marks signed-in JSON no-store, and leaves public JSON alone', async () => {

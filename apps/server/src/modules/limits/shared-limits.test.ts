@@ -26,15 +26,18 @@ describe.skipIf(testDb !== 'postgres')(
     let first: TestEnv;
     let second: TestEnv;
 
+    const env = {
+      TRUST_PROXY: '1',
+      RATE_LIMIT_WRITE_PER_MINUTE: '3',
+      SSE_STREAMS_PER_USER: '1',
+      // One public address for both, as behind a load balancer: access tokens name it as their issuer.
+      PUBLIC_URL: 'http://lumina.test',
+    };
+    // One hook each: under load, starting an app can take most of a hook's time limit.
     beforeAll(async () => {
-      const env = {
-        TRUST_PROXY: '1',
-        RATE_LIMIT_WRITE_PER_MINUTE: '3',
-        SSE_STREAMS_PER_USER: '1',
-        // One public address for both, as behind a load balancer: access tokens name it as their issuer.
-        PUBLIC_URL: 'http://lumina.test',
-      };
       first = await startTestEnv({ workers: false, listen: true, env });
+    });
+    beforeAll(async () => {
       second = await startTestEnv({
         workers: false,
         listen: true,
@@ -45,8 +48,8 @@ describe.skipIf(testDb !== 'postgres')(
     });
     afterAll(async () => {
       // The second runs on the first's database and folder; the first removes them.
-      await second.close();
-      await first.close();
+      await second?.close();
+      await first?.close();
     });
 
     it('counts a person’s writes across both', async () => {
@@ -84,11 +87,13 @@ describe.skipIf(!redisUrl)(`limits shared through Redis (REDIS_URL) on ${testDb}
   let first: TestEnv;
   let second: TestEnv;
 
+  const redisEnv = { TRUST_PROXY: '1', RATE_LIMIT_IP_WRITE_PER_MINUTE: '3', REDIS_URL: redisUrl ?? '' };
+  // Two processes with databases of their own: only Redis connects them.
   beforeAll(async () => {
-    const env = { TRUST_PROXY: '1', RATE_LIMIT_IP_WRITE_PER_MINUTE: '3', REDIS_URL: redisUrl! };
-    // Two processes with databases of their own: only Redis connects them.
-    first = await startTestEnv({ workers: false, env });
-    second = await startTestEnv({ workers: false, env });
+    first = await startTestEnv({ workers: false, env: redisEnv });
+  });
+  beforeAll(async () => {
+    second = await startTestEnv({ workers: false, env: redisEnv });
   });
   afterAll(async () => {
     await first?.close();
