@@ -60,6 +60,13 @@ export async function startBenchEnv(
     DATA_DIR: dataDir,
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     WELCOME_CREDITS: '1000000',
+    // The benches drive one person from one address far faster than a person could; the product's
+    // rate limits are not what they measure.
+    RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+    RATE_LIMIT_IP_WRITE_PER_MINUTE: '1000000',
+    RATE_LIMIT_PREVIEW_PER_MINUTE: '1000000',
+    SSE_STREAMS_PER_USER: '1000',
+    UPLOAD_QUOTA_BYTES: String(Number.MAX_SAFE_INTEGER),
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...options.env,
   });

@@ -22,6 +22,12 @@ import { answerFrameworkError, registerErrorHandler } from './plugins/error-hand
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRequestDrain } from './plugins/request-drain.ts';
 import { registerWebApp } from './plugins/web-app.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerLimits } from './modules/limits/limits.plugin.ts';
+import { StreamSlots } from './modules/limits/stream-slots.ts';
+
+/** Believes the nearest `hops` proxies: the address `hops` entries from the right is the client. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 /** Builds the HTTP app on a container. No listen here, so tests drive it with inject() or a random port. */
 export async function buildApp(container: Container): Promise<FastifyInstance> {
@@ -33,10 +39,13 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
     // A URL that cannot be decoded (a broken percent-escape) fails before routing: send it through the
     // one error handler so it is a 400 like any other, with a detail.
     frameworkErrors: answerFrameworkError,
+    // Off unless TRUST_PROXY names the proxies in front: request.ip (per-IP limits) and
+    // request.protocol (HSTS) would otherwise come from headers any client can write.
+    // A hop count becomes the function Fastify itself would build from it (its types omit numbers).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -59,7 +68,10 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Sent by registerSecurityHeaders, and only over HTTPS.
+    strictTransportSecurity: false,
   });
+  registerSecurityHeaders(app);
   if (config.corsOrigins.length > 0) {
     await app.register(fastifyCors, {
       origin: [...config.corsOrigins],
@@ -71,6 +83,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   }
   await registerOpenApi(app, config.publicUrl);
   await registerMultipart(app, { maxBytes: config.uploads.maxBytes });
+  // Before any route: it adds its hooks to routes as they are registered.
+  await registerLimits(app, { config, db: container.database.db });
   // Sign-in layer first: it decorates `app.requireUser`, which product routes use.
   await registerAuth(app, container.services.auth, container.database.db);
 
@@ -81,6 +95,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     generation: generation.generation,
     bus: generation.bus,
     models: () => models.list().map(toModelInfo),
+    streamSlots: new StreamSlots(container.database.db, config.limits.streamsPerUser),
   });
   imagesRoutes(app, generation.images, generation.counter);
   await providerWebhookRoutes(app, {

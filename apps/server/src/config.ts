@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
@@ -30,7 +31,24 @@ export const EnvSchema = z
       .min(0, 'must be a port number from 0 to 65535')
       .max(65535, 'must be a port number from 0 to 65535')
       .default(3000),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    /** Unset: 127.0.0.1 outside production (not reachable from other machines), 0.0.0.0 in production. */
+    HOST: z.string().min(1).optional(),
+    /**
+     * Which proxies' X-Forwarded-For / -Proto headers to believe: off (default: the socket's address is
+     * the client), a hop count, or the proxies' addresses. Believing any client's header lets one
+     * machine pose as many, so per-IP limits would mean nothing.
+     */
+    TRUST_PROXY: z
+      .string()
+      .transform((value, ctx) => {
+        const parsed = parseTrustProxy(value);
+        if (typeof parsed === 'string') {
+          ctx.addIssue({ code: 'custom', message: parsed });
+          return z.NEVER;
+        }
+        return parsed.value;
+      })
+      .default(false),
     PUBLIC_URL: z.url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ROLES: csv.pipe(z.array(z.enum(['api', 'worker'])).min(1)).default(['api', 'worker']),
@@ -46,6 +64,19 @@ export const EnvSchema = z
      */
     JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /** Redis for limits shared between API processes (rate-limit counters); PostgreSQL is used without it. */
+    REDIS_URL: z.url().optional(),
+    // Product API limits (modules/limits). Per minute, fixed windows; tests lower them.
+    RATE_LIMIT_WRITE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    RATE_LIMIT_IP_WRITE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    RATE_LIMIT_PREVIEW_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
+    SSE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(8),
+    UPLOAD_QUOTA_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(Number.MAX_SAFE_INTEGER)
+      .default(1024 * 1024 * 1024),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
     WEB_DIST_DIR: z.string().min(1).default('apps/web/dist'),
     CORS_ORIGINS: csv.default([]),
@@ -305,6 +336,12 @@ export interface Config {
     heartbeatSeconds: number;
   };
   shutdownTimeoutMs: number;
+  /** Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses (TRUST_PROXY). */
+  trustProxy: TrustProxy;
+  /** Redis for shared rate-limit counters (REDIS_URL); PostgreSQL or memory without it. */
+  redisUrl?: string;
+  /** Product API limits (modules/limits). */
+  limits: LimitsConfig;
   webDistDir: string;
   corsOrigins: readonly string[];
   /** Signs short-lived file URLs; generated per data dir outside production (see secrets.ts). */
@@ -408,6 +445,50 @@ function creditPackagesProblem(json: string): string | undefined {
   } catch {
     return 'must be JSON, e.g. [{"id":"starter","name":"Starter","credits":100,"priceCents":500,"currency":"usd"}]';
   }
+}
+
+export type TrustProxy = false | number | string[];
+
+export interface LimitsConfig {
+  /** Write requests (and progress streams opened) per person per minute. */
+  writesPerMinute: number;
+  /** Write requests per client address per minute (several people may share one). */
+  ipWritesPerMinute: number;
+  /** convert-preview calls per person per minute: each decodes a whole image. */
+  previewsPerMinute: number;
+  /** Progress streams one person may have open at once. */
+  streamsPerUser: number;
+  /** Total bytes of one person's stored uploads. */
+  uploadQuotaBytes: number;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: `off`/`false`, a hop count (`1` = the one proxy in front of us), or comma-separated proxy
+ * addresses / CIDR ranges (and proxy-addr's names loopback, linklocal, uniquelocal). `true` (believe
+ * every client) is refused on purpose. Returns a message when the value is not one of these.
+ */
+export function parseTrustProxy(value: string): { value: TrustProxy } | string {
+  const text = value.trim().toLowerCase();
+  if (['off', 'false', 'no', '0'].includes(text)) return { value: false };
+  if (/^\d+$/.test(text)) return { value: Number(text) };
+  const list = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = list.find((item) => {
+    if (PROXY_NAMES.has(item)) return false;
+    const [address, prefix, ...rest] = item.split('/');
+    const version = isIP(address ?? '');
+    if (version === 0 || rest.length > 0) return true;
+    if (prefix === undefined) return false;
+    return !/^\d+$/.test(prefix) || Number(prefix) > (version === 4 ? 32 : 128);
+  });
+  if (list.length === 0 || bad !== undefined) {
+    return `must be off, a hop count (e.g. 1) or proxy addresses (e.g. 10.0.0.1,10.0.0.0/8)${bad ? `; "${bad}" is none of these` : ''}`;
+  }
+  return { value: list };
 }
 
 /** Hosted image providers; `key`/`apiToken` unset means that vendor's models are unavailable. */
@@ -667,7 +748,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   const config: Config = {
     env: env.NODE_ENV,
     port: env.PORT,
-    host: env.HOST,
+    host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL,
     roles: env.ROLES,
@@ -684,6 +765,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS,
     },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: env.TRUST_PROXY,
+    redisUrl: env.REDIS_URL,
+    limits: {
+      writesPerMinute: env.RATE_LIMIT_WRITE_PER_MINUTE,
+      ipWritesPerMinute: env.RATE_LIMIT_IP_WRITE_PER_MINUTE,
+      previewsPerMinute: env.RATE_LIMIT_PREVIEW_PER_MINUTE,
+      streamsPerUser: env.SSE_STREAMS_PER_USER,
+      uploadQuotaBytes: env.UPLOAD_QUOTA_BYTES,
+    },
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     corsOrigins: env.CORS_ORIGINS,
     fileUrlSecret: env.FILE_URL_SECRET,

@@ -141,6 +141,7 @@ export async function createContainer(
     storage,
     maxPixels: config.uploads.maxPixels,
     heicMaxPixels: config.uploads.heicMaxPixels,
+    quotaBytes: config.limits.uploadQuotaBytes,
   });
   const tools = {
     registry: toolRegistry,

@@ -17,6 +17,8 @@ describe(`sign-in abuse limits on ${testDb}`, () => {
         AUTH_RATE_LIMIT_PER_CONTACT: '3',
         AUTH_RATE_LIMIT_PER_IP: '8',
         AUTH_RATE_LIMIT_WINDOW_SECONDS: '60',
+        // The tests vary the client address with X-Forwarded-For, as one trusted proxy in front would.
+        TRUST_PROXY: '1',
       },
     });
     clock = fakeClock(env);

@@ -1,6 +1,7 @@
 import { contracts, type ModelInfo } from '@lumina/contracts';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.ts';
+import type { StreamSlots } from '../limits/stream-slots.ts';
 import type { GenerationService } from './generation.service.ts';
 import type { ProgressBus } from './progress.bus.ts';
 import { progressStreams } from './progress.stream.ts';
@@ -9,6 +10,8 @@ export interface GenerationRouteDeps {
   generation: GenerationService;
   bus: ProgressBus;
   models: () => ModelInfo[];
+  /** Open progress streams per person (SSE_STREAMS_PER_USER). */
+  streamSlots: StreamSlots;
 }
 
 /** Prompt → job, live progress, cancel, and the model list. */
@@ -35,7 +38,7 @@ export function generationRoutes(app: FastifyInstance, deps: GenerationRouteDeps
     auth,
   );
   route(app, contracts.progress, async ({ user }) => ({ jobs: await generation.progress(user.id) }), auth);
-  const stream = progressStreams(app, generation, deps.bus);
+  const stream = progressStreams(app, generation, deps.bus, deps.streamSlots);
   route(
     app,
     contracts.progressStream,

@@ -8,6 +8,7 @@ import { deleteImageFiles, imageKeys, type StoredImageFiles } from '../images/im
 import { findImage, insertImages, type ImageWithFavorite } from '../images/images.repository.ts';
 import type { IncomingFile } from './multipart.ts';
 import { DAMAGED, normaliseUpload } from './normalise.ts';
+import { checkUploadQuota, lockUploadQuota } from './upload-quota.ts';
 
 /** An upload checked, normalised and written to storage, but not yet an image row. */
 export interface PreparedUpload {
@@ -48,6 +49,7 @@ export class UploadsService {
   private readonly maxPixels: number;
   private readonly heicMaxPixels?: number;
   private readonly jpegPassthrough: boolean;
+  private readonly quotaBytes: number;
 
   constructor(deps: {
     db: Database;
@@ -55,6 +57,8 @@ export class UploadsService {
     maxPixels: number;
     /** The smaller limit of HEIC images (see PixelLimits). */
     heicMaxPixels?: number;
+    /** UPLOAD_QUOTA_BYTES: the most one person's stored uploads may add up to. Unset: no quota. */
+    quotaBytes?: number;
     /** See NormaliseOptions; off only to measure the re-encoding path (bench/upload.bench.ts). */
     jpegPassthrough?: boolean;
   }) {
@@ -63,6 +67,7 @@ export class UploadsService {
     this.maxPixels = deps.maxPixels;
     this.heicMaxPixels = deps.heicMaxPixels;
     this.jpegPassthrough = deps.jpegPassthrough ?? true;
+    this.quotaBytes = deps.quotaBytes ?? Number.POSITIVE_INFINITY;
   }
 
   /** Checks, normalises and stores one file. Errors name the field ("person_file: This file is not…"). */
@@ -88,6 +93,8 @@ export class UploadsService {
       } catch (err) {
         throw new AppError('VALIDATION_FAILED', DAMAGED, { cause: err });
       }
+      // Early, so a person over quota costs no storage writes; `insert` checks again under a lock.
+      await checkUploadQuota(this.db, userId, image.bytes.length, this.quotaBytes);
     } catch (err) {
       throw named(err);
     }
@@ -120,8 +127,18 @@ export class UploadsService {
     };
   }
 
-  /** The image rows for prepared uploads, in the caller's transaction. */
+  /**
+   * The image rows for prepared uploads, in the caller's transaction. The quota is checked here again,
+   * under a per-person lock held to the end of that transaction, so uploads made at the same moment
+   * cannot together pass it; a refusal rolls the caller back and it discards the files.
+   */
   async insert(tx: DbOrTx, userId: string, prepared: PreparedUpload[]): Promise<void> {
+    if (prepared.length === 0) return;
+    if (Number.isFinite(this.quotaBytes)) {
+      await lockUploadQuota(tx, userId);
+      const adding = prepared.reduce((sum, p) => sum + p.files.bytes, 0);
+      await checkUploadQuota(tx, userId, adding, this.quotaBytes);
+    }
     await insertImages(
       tx,
       prepared.map((p) => ({
@@ -150,7 +167,7 @@ export class UploadsService {
   async store(userId: string, file: IncomingFile, field = 'file'): Promise<ImageWithFavorite> {
     const prepared = await this.prepare(userId, file, field);
     try {
-      await this.insert(this.db, userId, [prepared]);
+      await this.db.transaction((tx) => this.insert(tx, userId, [prepared]));
     } catch (err) {
       await this.discard([prepared]).catch(() => undefined);
       throw err;
