@@ -6,8 +6,13 @@ export type Logger = pino.Logger;
  * The process logger. Secrets never reach it: request logging redacts credentials, and config values
  * are not logged.
  */
-export function createLogger(level: string, name = 'lumina'): Logger {
-  return pino({
+export function createLogger(
+  level: string,
+  name = 'lumina',
+  /** Where lines go; stdout (pino's default) unless given. */
+  destination?: pino.DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     name,
     level,
     redact: {
@@ -23,5 +28,6 @@ export function createLogger(level: string, name = 'lumina'): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
