@@ -7,10 +7,13 @@
  * process for both. Rounds alternate baseline and Lumina so both see the same machine load; the
  * ratio is printed per round. Also prints the page query's plan (it must walk `images_user_created_idx`).
  *
- * Run: `npx tsx bench/gallery.bench.ts [--seconds 10] [--rounds 2] [--no-write] [--log-level info]`.
+ * Run: `npx tsx bench/gallery.bench.ts [--seconds 10] [--rounds 2] [--no-write] [--log-level info]
+ * [--profile out.cpuprofile]`.
  * Writes the "Gallery listing against bare Fastify" section of docs/BENCHMARKS.md.
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -35,6 +38,8 @@ const SECONDS = Number(arg('--seconds') ?? 10);
 const ROUNDS = Number(arg('--rounds') ?? 2);
 const LOG_LEVEL = arg('--log-level') ?? 'info';
 const WRITE = !args.includes('--no-write');
+/** `--profile <file>`: a CPU profile of this process (the Lumina server) during the measured rounds only. */
+const PROFILE = arg('--profile');
 const IMAGES = 10_000;
 const CONNECTIONS = 50;
 const TARGET_RATIO = 0.1;
@@ -128,10 +133,21 @@ try {
     // Warm-up (JIT, pools, caches) for both servers, not measured.
     await loadTest(hello.url, { connections: 10, seconds: 2 });
     await loadTest(url, { connections: 10, seconds: 2, headers });
+    const profiler = PROFILE ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     for (let round = 1; round <= ROUNDS; round++) {
       const h = await loadTest(hello.url, { connections: CONNECTIONS, seconds: SECONDS });
       const l = await loadTest(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
       rounds.push({ hello: h, lumina: l });
+      if (profiler && round === ROUNDS) {
+        const { profile } = await profiler.post('Profiler.stop');
+        writeFileSync(PROFILE!, JSON.stringify(profile));
+        profiler.disconnect();
+      }
       console.log(
         `round ${round}: hello ${h.rps.toFixed(0)}/s p99 ${ms(h.p99)}; ` +
           `gallery ${l.rps.toFixed(0)}/s p99 ${ms(l.p99)}; ratio ${((100 * l.rps) / h.rps).toFixed(1)} %`,
