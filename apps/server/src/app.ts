@@ -33,6 +33,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     trustProxy: true,
+    // Per-request lines cost CPU on a busy server (bench/gallery.bench.ts); errors are logged either way.
+    disableRequestLogging: !config.logRequests,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

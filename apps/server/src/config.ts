@@ -32,6 +32,8 @@ export const EnvSchema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     PUBLIC_URL: z.url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Two info lines per request (received, completed); off keeps error logs, which carry the request id. */
+    LOG_REQUESTS: bool.default(true),
     ROLES: csv.pipe(z.array(z.enum(['api', 'worker'])).min(1)).default(['api', 'worker']),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.url().optional(),
@@ -265,6 +267,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
+  /** Per-request info lines (Fastify's "incoming request" / "request completed"). */
+  logRequests: boolean;
   roles: ReadonlyArray<'api' | 'worker'>;
   dataDir: string;
   database: {
@@ -630,6 +634,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     host: env.HOST,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL,
+    logRequests: env.LOG_REQUESTS,
     roles: env.ROLES,
     dataDir: path.resolve(env.DATA_DIR),
     database: {
