@@ -27,6 +27,7 @@ import {
   signIn,
   startBenchEnv,
   startHelloWorld,
+  cpuSecondsOf,
   table,
   writeSection,
   type LoadResult,
@@ -109,7 +110,16 @@ const env = await startBenchEnv('postgres', {
   logLevel: LOG_LEVEL,
   env: { DATABASE_POOL_SIZE: '20' },
 });
-const rounds: Array<{ hello: LoadResult; lumina: LoadResult }> = [];
+/** A load result plus the server's CPU time per request (microseconds) during it. */
+type Measured = LoadResult & { cpuPerRequestUs: number };
+const rounds: Array<{ hello: Measured; lumina: Measured }> = [];
+
+async function measured(pid: number, url: string, headers?: Record<string, string>): Promise<Measured> {
+  const cpu0 = cpuSecondsOf(pid);
+  const result = await loadTest(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
+  const requests = result.rps * SECONDS;
+  return { ...result, cpuPerRequestUs: ((cpuSecondsOf(pid) - cpu0) * 1e6) / requests };
+}
 let plan: string | undefined;
 let pageSize: number | undefined;
 try {
@@ -140,8 +150,8 @@ try {
       await profiler.post('Profiler.start');
     }
     for (let round = 1; round <= ROUNDS; round++) {
-      const h = await loadTest(hello.url, { connections: CONNECTIONS, seconds: SECONDS });
-      const l = await loadTest(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
+      const h = await measured(hello.pid, hello.url);
+      const l = await measured(process.pid, url, headers);
       rounds.push({ hello: h, lumina: l });
       if (profiler && round === ROUNDS) {
         const { profile } = await profiler.post('Profiler.stop');
@@ -150,7 +160,8 @@ try {
       }
       console.log(
         `round ${round}: hello ${h.rps.toFixed(0)}/s p99 ${ms(h.p99)}; ` +
-          `gallery ${l.rps.toFixed(0)}/s p99 ${ms(l.p99)}; ratio ${((100 * l.rps) / h.rps).toFixed(1)} %`,
+          `gallery ${l.rps.toFixed(0)}/s p99 ${ms(l.p99)}; ratio ${((100 * l.rps) / h.rps).toFixed(1)} %; ` +
+          `server CPU per request: hello ${h.cpuPerRequestUs.toFixed(0)} µs, gallery ${l.cpuPerRequestUs.toFixed(0)} µs`,
       );
     }
   } finally {
@@ -170,6 +181,7 @@ const out = table(
     'gallery p50',
     'gallery p99',
     'ratio',
+    'CPU µs/request (bare / gallery)',
     'errors / non-2xx',
   ],
   rounds.map(({ hello, lumina }, i) => [
@@ -180,6 +192,7 @@ const out = table(
     ms(lumina.p50),
     ms(lumina.p99),
     `${((100 * lumina.rps) / hello.rps).toFixed(1)} %`,
+    `${hello.cpuPerRequestUs.toFixed(0)} / ${lumina.cpuPerRequestUs.toFixed(0)}`,
     `${lumina.errors + hello.errors} / ${lumina.non2xx + hello.non2xx}`,
   ]),
 );
@@ -207,6 +220,8 @@ for ${SECONDS} s per measurement, against a bare Fastify "hello world" (own proc
 same run; autocannon in its own process for both; rounds alternate the two after a 2 s warm-up of each.
 The Lumina server logs at \`${LOG_LEVEL}\` (to /dev/null). Target: at least ${100 * TARGET_RATIO} % of bare
 Fastify with p99 under ${TARGET_P99_MS} ms. Command: \`npx tsx bench/gallery.bench.ts\`.
+"CPU µs/request" is the server process's own CPU time (user + system) per request during the round, the
+figure machine load distorts least (PostgreSQL's share is not in it).
 
 ${machineNote(loadBefore, loadAfter)}
 

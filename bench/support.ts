@@ -218,7 +218,7 @@ export async function loadTest(
  * The baseline: a bare Fastify "hello world" in its own Node process (no plugins, no logging), the
  * ceiling any route on this machine could reach at that moment. Resolves with its URL and a stop().
  */
-export async function startHelloWorld(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startHelloWorld(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const script = `
     import Fastify from 'fastify';
     const app = Fastify();
@@ -234,9 +234,25 @@ export async function startHelloWorld(): Promise<{ url: string; stop(): Promise<
   if (!Number.isInteger(port)) throw new Error(`hello-world server did not start: ${first.toString()}`);
   return {
     url: `http://127.0.0.1:${port}/`,
+    pid: child.pid!,
     async stop() {
       child.kill('SIGTERM');
       if (child.exitCode === null) await once(child, 'exit');
     },
   };
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux). Per request, this is
+ * the figure a busy shared machine distorts least: waiting for a core adds wall time, not CPU time.
+ */
+export function cpuSecondsOf(pid: number): number {
+  if (pid === process.pid) {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  }
+  // Fields 14 and 15 (utime, stime) in clock ticks of 1/100 s; the name (field 2) may contain spaces.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
