@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Container } from './container.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
@@ -34,7 +34,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     trustProxy: true,
     // Per-request lines cost CPU on a busy server (bench/gallery.bench.ts); errors are logged either way.
-    disableRequestLogging: !config.logRequests,
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
