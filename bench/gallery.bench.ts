@@ -1,106 +1,82 @@
 /**
- * Gallery listing under load: 10,000 images for one person (rows bulk-inserted directly), then
- * `GET /api/images` (first page, default size) at 50 connections with autocannon on a real port, and
- * the page query's plan on PostgreSQL (it must walk `images_user_created_idx`, not scan the table).
+ * Gallery listing under load against a bare-Fastify baseline (issue 10): 10,000 images for one person
+ * (and as many for another; rows bulk-inserted directly) on a fresh PostgreSQL database, then
+ * `GET /api/images` (first page of 24, bearer token, signed file URLs, request logs at `info` written
+ * to /dev/null as production writes them to stdout) at 50 connections, and a bare Fastify
+ * "hello world" in its own process measured the same way in the same run. autocannon runs in its own
+ * process for both. Rounds alternate baseline and Lumina so both see the same machine load; the
+ * ratio is printed per round. Also prints the page query's plan (it must walk `images_user_created_idx`).
  *
- * Run: `npx tsx bench/gallery.bench.ts [--seconds 10] [--no-write] [--only postgres|pglite]`.
- * Writes the "Gallery listing" section of docs/BENCHMARKS.md.
+ * Run: `npx tsx bench/gallery.bench.ts [--seconds 10] [--rounds 2] [--no-write] [--log-level info]
+ * [--profile out.cpuprofile]`.
+ * Writes the "Gallery listing against bare Fastify" section of docs/BENCHMARKS.md.
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
-import autocannon from 'autocannon';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from '../apps/server/src/db/schema/index.ts';
 import { images } from '../apps/server/src/db/schema/index.ts';
 import { listImages } from '../apps/server/src/modules/images/images.repository.ts';
-import { machineNote, ms, signIn, startBenchEnv, table, writeSection } from './support.ts';
+import {
+  loadTest,
+  machineNote,
+  ms,
+  signIn,
+  startBenchEnv,
+  startHelloWorld,
+  cpuSecondsOf,
+  table,
+  writeSection,
+  type LoadResult,
+} from './support.ts';
 
 const args = process.argv.slice(2);
-const SECONDS = args.includes('--seconds') ? Number(args[args.indexOf('--seconds') + 1]) : 10;
+const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const SECONDS = Number(arg('--seconds') ?? 10);
+const ROUNDS = Number(arg('--rounds') ?? 2);
+const LOG_LEVEL = arg('--log-level') ?? 'info';
 const WRITE = !args.includes('--no-write');
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+/** `--profile <file>`: a CPU profile of this process (the Lumina server) during the measured rounds only. */
+const PROFILE = arg('--profile');
 const IMAGES = 10_000;
 const CONNECTIONS = 50;
+const TARGET_RATIO = 0.1;
+const TARGET_P99_MS = 30;
 
-interface Result {
-  kind: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  pageSize: number;
-  plan?: string;
-}
-
-async function measure(kind: 'postgres' | 'pglite'): Promise<Result> {
-  const env = await startBenchEnv(kind, { workers: false, env: { DATABASE_POOL_SIZE: '20' } });
-  try {
-    const { userId, token } = await signIn(env, `gallery-${kind}@example.test`);
-    const { db } = env.container.database;
-    // Another person's images too, so the index has to pick one user's rows out of many.
-    const other = await signIn(env, `someone-else-${kind}@example.test`);
-    const t0 = Date.now();
-    for (const owner of [userId, other.userId]) {
-      for (let start = 0; start < IMAGES; start += 1000) {
-        await db.insert(images).values(
-          Array.from({ length: 1000 }, (_, i) => {
-            const id = randomUUID();
-            return {
-              id,
-              userId: owner,
-              storageKey: `images/${owner}/${id}.png`,
-              thumbnailKey: `images/${owner}/${id}.webp`,
-              contentType: 'image/png',
-              width: 1024,
-              height: 1024,
-              bytes: 500_000,
-              prompt: `image ${start + i}`,
-              modelId: 'local-aurora',
-              provider: 'local',
-              seed: start + i,
-              createdAt: new Date(Date.UTC(2026, 0, 1) + (start + i) * 60_000),
-            };
-          }),
-        );
-      }
+async function seed(env: Awaited<ReturnType<typeof startBenchEnv>>, owners: string[]) {
+  const { db } = env.container.database;
+  const t0 = Date.now();
+  for (const owner of owners) {
+    for (let start = 0; start < IMAGES; start += 1000) {
+      await db.insert(images).values(
+        Array.from({ length: 1000 }, (_, i) => {
+          const id = randomUUID();
+          return {
+            id,
+            userId: owner,
+            storageKey: `images/${owner}/${id}.png`,
+            thumbnailKey: `images/${owner}/${id}.webp`,
+            contentType: 'image/png',
+            width: 1024,
+            height: 1024,
+            bytes: 500_000,
+            prompt: `image ${start + i}`,
+            modelId: 'local-aurora',
+            provider: 'local',
+            seed: start + i,
+            createdAt: new Date(Date.UTC(2026, 0, 1) + (start + i) * 60_000),
+          };
+        }),
+      );
     }
-    console.log(`${kind}: inserted ${2 * IMAGES} rows in ${Date.now() - t0} ms`);
-    if (kind === 'postgres') await pg_analyze(env.config.database.url!);
-
-    let plan: string | undefined;
-    if (kind === 'postgres') plan = await explain(env.config.database.url!, userId);
-
-    await env.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = env.app.server.address() as { port: number };
-    const url = `http://127.0.0.1:${port}/api/images`;
-    const first = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-    const pageSize = ((await first.json()) as { items: unknown[] }).items.length;
-    // Warm up.
-    await autocannon({ url, connections: 10, duration: 2, headers: { authorization: `Bearer ${token}` } });
-    const result = await autocannon({
-      url,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    return {
-      kind,
-      rps: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      errors: result.errors,
-      non2xx: result.non2xx,
-      pageSize,
-      plan,
-    };
-  } finally {
-    await env.close();
   }
+  console.log(`inserted ${owners.length * IMAGES} rows in ${Date.now() - t0} ms`);
 }
 
-async function pg_analyze(url: string) {
+async function pgAnalyze(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('analyze images');
@@ -129,53 +105,130 @@ async function explain(url: string, userId: string): Promise<string> {
 }
 
 const loadBefore = os.loadavg()[0]!;
-const results: Result[] = [];
-for (const kind of ['postgres', 'pglite'] as const) {
-  if (only && only !== kind) continue;
-  results.push(await measure(kind));
+const env = await startBenchEnv('postgres', {
+  workers: false,
+  logLevel: LOG_LEVEL,
+  env: { DATABASE_POOL_SIZE: '20' },
+});
+/** A load result plus the server's CPU time per request (microseconds) during it. */
+type Measured = LoadResult & { cpuPerRequestUs: number };
+const rounds: Array<{ hello: Measured; lumina: Measured }> = [];
+
+async function measured(pid: number, url: string, headers?: Record<string, string>): Promise<Measured> {
+  const cpu0 = cpuSecondsOf(pid);
+  const result = await loadTest(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
+  const requests = result.rps * SECONDS;
+  return { ...result, cpuPerRequestUs: ((cpuSecondsOf(pid) - cpu0) * 1e6) / requests };
+}
+let plan: string | undefined;
+let pageSize: number | undefined;
+try {
+  const { userId, token } = await signIn(env, 'gallery@example.test');
+  // Another person's images too, so the index has to pick one user's rows out of many.
+  const other = await signIn(env, 'someone-else@example.test');
+  await seed(env, [userId, other.userId]);
+  await pgAnalyze(env.config.database.url!);
+  plan = await explain(env.config.database.url!, userId);
+
+  await env.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = env.app.server.address() as { port: number };
+  const url = `http://127.0.0.1:${port}/api/images`;
+  const headers = { authorization: `Bearer ${token}` };
+  const first = await fetch(url, { headers });
+  pageSize = ((await first.json()) as { items: unknown[] }).items.length;
+  if (pageSize !== 24) throw new Error(`expected a page of 24, got ${pageSize}`);
+
+  const hello = await startHelloWorld();
+  try {
+    // Warm-up (JIT, pools, caches) for both servers, not measured.
+    await loadTest(hello.url, { connections: 10, seconds: 2 });
+    await loadTest(url, { connections: 10, seconds: 2, headers });
+    const profiler = PROFILE ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    for (let round = 1; round <= ROUNDS; round++) {
+      const h = await measured(hello.pid, hello.url);
+      const l = await measured(process.pid, url, headers);
+      rounds.push({ hello: h, lumina: l });
+      if (profiler && round === ROUNDS) {
+        const { profile } = await profiler.post('Profiler.stop');
+        writeFileSync(PROFILE!, JSON.stringify(profile));
+        profiler.disconnect();
+      }
+      console.log(
+        `round ${round}: hello ${h.rps.toFixed(0)}/s p99 ${ms(h.p99)}; ` +
+          `gallery ${l.rps.toFixed(0)}/s p99 ${ms(l.p99)}; ratio ${((100 * l.rps) / h.rps).toFixed(1)} %; ` +
+          `server CPU per request: hello ${h.cpuPerRequestUs.toFixed(0)} µs, gallery ${l.cpuPerRequestUs.toFixed(0)} µs`,
+      );
+    }
+  } finally {
+    await hello.stop();
+  }
+} finally {
+  await env.close();
 }
 const loadAfter = os.loadavg()[0]!;
 
 const out = table(
-  ['database', 'page size', 'requests/s', 'p50', 'p99', 'errors / non-2xx'],
-  results.map((r) => [
-    r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (file)',
-    String(r.pageSize),
-    r.rps.toFixed(0),
-    ms(r.p50),
-    ms(r.p99),
-    `${r.errors} / ${r.non2xx}`,
+  [
+    'round',
+    'bare Fastify req/s',
+    'bare p99',
+    'gallery req/s',
+    'gallery p50',
+    'gallery p99',
+    'ratio',
+    'CPU µs/request (bare / gallery)',
+    'errors / non-2xx',
+  ],
+  rounds.map(({ hello, lumina }, i) => [
+    String(i + 1),
+    hello.rps.toFixed(0),
+    ms(hello.p99),
+    lumina.rps.toFixed(0),
+    ms(lumina.p50),
+    ms(lumina.p99),
+    `${((100 * lumina.rps) / hello.rps).toFixed(1)} %`,
+    `${hello.cpuPerRequestUs.toFixed(0)} / ${lumina.cpuPerRequestUs.toFixed(0)}`,
+    `${lumina.errors + hello.errors} / ${lumina.non2xx + hello.non2xx}`,
   ]),
 );
 console.log(out);
-const plan = results.find((r) => r.plan)?.plan;
-if (plan) console.log(plan);
-if (plan && !plan.includes('images_user_created_idx')) {
-  console.error('The page query does not use images_user_created_idx!');
-  process.exitCode = 1;
-}
+console.log(plan);
+const failures: string[] = [];
+if (!plan?.includes('images_user_created_idx'))
+  failures.push('the page query does not use images_user_created_idx');
+const met = (r: (typeof rounds)[number]) =>
+  r.lumina.rps / r.hello.rps >= TARGET_RATIO && r.lumina.p99 < TARGET_P99_MS;
+if (!rounds.every(met))
+  failures.push(
+    `a round below ${100 * TARGET_RATIO} % of bare Fastify or with p99 of ${TARGET_P99_MS} ms or more`,
+  );
+for (const f of failures) console.error(`target missed: ${f}`);
+if (failures.length > 0) process.exitCode = 1;
 
 if (WRITE) {
   writeSection(
-    'Gallery listing',
+    'Gallery listing against bare Fastify',
     `
-\`GET /api/images\` (first page, default size, signed file URLs) for a person with ${IMAGES.toLocaleString('en')}
-images (and another person with as many), ${CONNECTIONS} connections for ${SECONDS} s with autocannon against a
-real port (bearer token; after a 2 s warm-up). Rows are bulk-inserted directly.
-Command: \`npx tsx bench/gallery.bench.ts\`.
+\`GET /api/images\` (first page of ${pageSize}, signed file URLs, bearer token) for a person with
+${IMAGES.toLocaleString('en')} images (and another person with as many) on PostgreSQL, ${CONNECTIONS} connections
+for ${SECONDS} s per measurement, against a bare Fastify "hello world" (own process) measured the same way in the
+same run; autocannon in its own process for both; rounds alternate the two after a 2 s warm-up of each.
+The Lumina server logs at \`${LOG_LEVEL}\` (to /dev/null). Target: at least ${100 * TARGET_RATIO} % of bare
+Fastify with p99 under ${TARGET_P99_MS} ms. Command: \`npx tsx bench/gallery.bench.ts\`.
+"CPU µs/request" is the server process's own CPU time (user + system) per request during the round, the
+figure machine load distorts least (PostgreSQL's share is not in it).
 
 ${machineNote(loadBefore, loadAfter)}
 
 ${out}
 
-The page query on PostgreSQL (keyset pagination, newest first) and its plan: an index scan of
-\`images_user_created_idx\` (user_id, created_at desc, id desc) that stops after one page, no sequential
-scan and no sort. Before the query said \`desc nulls last\` (the indexes are DESC NULLS LAST; a plain DESC cannot use
-them) this plan was a sequential scan of all 20,000 rows plus a top-N sort: 3.9 ms per query and
-146 requests/s (5 s run) on the same machine.
-
 \`\`\`
-${plan ?? '(PostgreSQL not measured)'}
+${plan}
 \`\`\`
 `,
   );

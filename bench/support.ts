@@ -3,10 +3,13 @@
  * wired by the real composition root (with constructor-injected adapters), a signed-in person, stats,
  * and writing one section of docs/BENCHMARKS.md without touching the others.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { ProviderAdapters } from '../apps/server/src/adapters/providers/registry.ts';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -50,7 +53,13 @@ export async function freshPostgres(): Promise<{ url: string; drop(): Promise<vo
 /** The app on a fresh database, workers in-process, as `npm start` wires it (plus injected adapters). */
 export async function startBenchEnv(
   kind: BenchDb,
-  options: { env?: Record<string, string>; adapters?: Partial<ProviderAdapters>; workers?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    adapters?: Partial<ProviderAdapters>;
+    workers?: boolean;
+    /** Log at this level as production does (default: silent), written to /dev/null instead of stdout. */
+    logLevel?: string;
+  } = {},
 ): Promise<BenchEnv> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumina-bench-'));
   const pgDb = kind === 'postgres' ? await freshPostgres() : undefined;
@@ -74,7 +83,9 @@ export async function startBenchEnv(
     kind === 'pglite-memory'
       ? Object.freeze({ ...loaded, database: { ...loaded.database, embeddedDir: 'memory://' } })
       : loaded;
-  const log = createLogger(config.logLevel);
+  const log = options.logLevel
+    ? createLogger(options.logLevel, 'lumina', pino.destination({ dest: '/dev/null', sync: false }))
+    : createLogger(config.logLevel);
   const container = await createContainer(config, log, { adapters: options.adapters });
   if (options.workers !== false) {
     await startWorkers(container.queue, createJobHandlers(container), {
@@ -167,4 +178,91 @@ export function writeSection(title: string, body: string): void {
     out = [...lines.slice(0, start), ...section.split('\n'), ...lines.slice(end)].join('\n');
   }
   writeFileSync(file, `${out.trimEnd()}\n`);
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+const AUTOCANNON = path.resolve(import.meta.dirname, '../node_modules/autocannon/autocannon.js');
+
+/**
+ * autocannon in its own process (`autocannon --json`), so the load generator never competes with the
+ * server for the same event loop: a server measured in the bench's process would otherwise share its
+ * thread with the client that is timing it.
+ */
+export async function loadTest(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const args = [AUTOCANNON, '--json', '-c', String(options.connections), '-d', String(options.seconds)];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
+  args.push(url);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (b: Buffer) => out.push(b));
+  child.stderr.on('data', (b: Buffer) => err.push(b));
+  const [code] = (await once(child, 'close')) as [number];
+  if (code !== 0) throw new Error(`autocannon failed (${code}): ${Buffer.concat(err).toString()}`);
+  const result = JSON.parse(Buffer.concat(out).toString()) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    non2xx: number;
+  };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+/**
+ * The baseline: a bare Fastify "hello world" in its own Node process (no plugins, no logging), the
+ * ceiling any route on this machine could reach at that moment. Resolves with its URL and a stop().
+ */
+export async function startHelloWorld(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const script = `
+    import Fastify from 'fastify';
+    const app = Fastify();
+    app.get('/', async () => ({ hello: 'world' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    console.log(app.server.address().port);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [first] = (await once(child.stdout, 'data')) as [Buffer];
+  const port = Number(first.toString().trim());
+  if (!Number.isInteger(port)) throw new Error(`hello-world server did not start: ${first.toString()}`);
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    pid: child.pid!,
+    async stop() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux). Per request, this is
+ * the figure a busy shared machine distorts least: waiting for a core adds wall time, not CPU time.
+ */
+export function cpuSecondsOf(pid: number): number {
+  if (pid === process.pid) {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  }
+  // Fields 14 and 15 (utime, stime) in clock ticks of 1/100 s; the name (field 2) may contain spaces.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Container } from './container.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
@@ -46,6 +46,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     // request.protocol (HSTS) would otherwise come from headers any client can write.
     // A hop count becomes the function Fastify itself would build from it (its types omit numbers).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    // Per-request lines cost CPU on a busy server (bench/gallery.bench.ts); errors are logged either way.
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -51,6 +51,8 @@ export const EnvSchema = z
       .default(false),
     PUBLIC_URL: z.url().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Two info lines per request (received, completed); off keeps error logs, which carry the request id. */
+    LOG_REQUESTS: bool.default(true),
     ROLES: csv.pipe(z.array(z.enum(['api', 'worker'])).min(1)).default(['api', 'worker']),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.url().optional(),
@@ -320,6 +322,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
+  /** Per-request info lines (Fastify's "incoming request" / "request completed"). */
+  logRequests: boolean;
   roles: ReadonlyArray<'api' | 'worker'>;
   dataDir: string;
   database: {
@@ -751,6 +755,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL,
+    logRequests: env.LOG_REQUESTS,
     roles: env.ROLES,
     dataDir: path.resolve(env.DATA_DIR),
     database: {

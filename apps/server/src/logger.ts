@@ -11,7 +11,12 @@ export type Logger = pino.Logger;
  * had gone (its parent died) closed its port on SIGTERM and then never exited. Written synchronously,
  * a broken pipe fails the write at once, and pino then stops logging (its EPIPE handling) instead.
  */
-export function createLogger(level: string, name = 'lumina'): Logger {
+export function createLogger(
+  level: string,
+  name = 'lumina',
+  /** Where lines go; synchronous stdout (see above) unless given. */
+  destination: pino.DestinationStream = pino.destination({ dest: 1, sync: true }),
+): Logger {
   return pino(
     {
       name,
@@ -30,6 +35,6 @@ export function createLogger(level: string, name = 'lumina'): Logger {
         censor: '[redacted]',
       },
     },
-    pino.destination({ dest: 1, sync: true }),
+    destination,
   );
 }

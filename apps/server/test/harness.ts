@@ -88,6 +88,8 @@ export async function startTestEnv(
     listen?: boolean;
     /** Provider adapters used instead of the configured ones (a failing vendor, say). */
     inject?: Parameters<typeof createContainer>[2];
+    /** Where log lines go (default stdout); set LOG_LEVEL in `env` to see any. */
+    logTo?: Parameters<typeof createLogger>[2];
   } = {},
 ): Promise<TestEnv> {
   const dataDir = options.dataDir ?? tempDir();
@@ -115,7 +117,7 @@ export async function startTestEnv(
       embeddedDir: options.embeddedDir ?? 'memory://',
     },
   });
-  const log = createLogger(effective.logLevel);
+  const log = createLogger(effective.logLevel, 'lumina', options.logTo);
   const container = await createContainer(effective, log, options.inject);
   if (options.workers !== false) {
     await startWorkers(container.queue, createJobHandlers(container), { concurrency: 1, log });

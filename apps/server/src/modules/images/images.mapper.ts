@@ -1,18 +1,20 @@
 import { ToolRecipe, type ImageView } from '@lumina/contracts';
-import type { Storage } from '../../adapters/storage/index.ts';
+import type { UrlSigner } from '../../adapters/storage/signed-url-cache.ts';
 import type { ImageWithFavorite } from './images.repository.ts';
 
 /** Image URLs are signed and short-lived: private files are never reachable by a guessable address. */
 export const IMAGE_URL_TTL_SECONDS = 60 * 60;
+/** How long the gallery hands out the same signed URL again (see cacheSignedUrls). */
+export const IMAGE_URL_REUSE_SECONDS = 5 * 60;
 
 export async function toImageView(
-  storage: Storage,
+  urls: UrlSigner,
   row: ImageWithFavorite,
   viewerId?: string,
 ): Promise<ImageView> {
   const [url, thumbnailUrl] = await Promise.all([
-    storage.url(row.storageKey, { expiresInSeconds: IMAGE_URL_TTL_SECONDS }),
-    storage.url(row.thumbnailKey, { expiresInSeconds: IMAGE_URL_TTL_SECONDS }),
+    urls.url(row.storageKey, { expiresInSeconds: IMAGE_URL_TTL_SECONDS }),
+    urls.url(row.thumbnailKey, { expiresInSeconds: IMAGE_URL_TTL_SECONDS }),
   ]);
   return {
     id: row.id,

@@ -29,6 +29,11 @@ import type { Cursor } from '../../http/page-cursor.ts';
 /**
  * One page, newest first, by keyset (time, id) so deep pages cost the same as the first. Examples are
  * ordered by when they were published; everything else by creation.
+ *
+ * The query is built once per filter shape (which filters are present) as a named prepared statement
+ * and then only executed with values: building it with drizzle on every request was the largest
+ * single cost of the gallery listing under load (bench/gallery.bench.ts), and a prepared statement
+ * also spares PostgreSQL re-parsing it.
  */
 export async function listImages(
   db: DbOrTx,
@@ -37,38 +42,99 @@ export async function listImages(
   cursor: Cursor | undefined,
   limit: number,
 ): Promise<ImageWithFavorite[]> {
-  const orderColumn = filter.examples ? images.publishedAt : images.createdAt;
+  const shape: ListingShape = {
+    viewer: viewerId !== undefined,
+    owner: filter.ownerId !== undefined,
+    saved: Boolean(filter.saved),
+    favoritesOf: filter.favoritesOf !== undefined,
+    examples: Boolean(filter.examples),
+    category: filter.category !== undefined,
+    modelId: filter.modelId !== undefined,
+    jobId: filter.jobId !== undefined,
+    kind: filter.kind !== undefined,
+    cursor: cursor !== undefined,
+  };
+  const rows = await preparedListing(db, shape).execute({
+    viewerId,
+    ownerId: filter.ownerId,
+    favoritesOf: filter.favoritesOf,
+    category: filter.category,
+    modelId: filter.modelId,
+    jobId: filter.jobId,
+    kind: filter.kind,
+    cursorAt: cursor?.at.toISOString(),
+    cursorId: cursor?.id,
+    limit,
+  });
+  return rows.map((r) => ({ ...r.image, isFavorite: Boolean(r.isFavorite) }));
+}
+
+/** Which filters a listing uses; each combination is one prepared statement. */
+interface ListingShape {
+  viewer: boolean;
+  owner: boolean;
+  saved: boolean;
+  favoritesOf: boolean;
+  examples: boolean;
+  category: boolean;
+  modelId: boolean;
+  jobId: boolean;
+  kind: boolean;
+  cursor: boolean;
+}
+
+type PreparedListing = ReturnType<typeof prepareListing>;
+/** Per database handle (a statement belongs to the handle it was prepared on); at most 2^10 shapes. */
+const preparedListings = new WeakMap<DbOrTx, Map<string, PreparedListing>>();
+
+function preparedListing(db: DbOrTx, shape: ListingShape): PreparedListing {
+  let byShape = preparedListings.get(db);
+  if (!byShape) preparedListings.set(db, (byShape = new Map()));
+  const key = Object.entries(shape)
+    .filter(([, on]) => on)
+    .map(([name]) => name)
+    .join('_');
+  let statement = byShape.get(key);
+  if (!statement) byShape.set(key, (statement = prepareListing(db, shape, `list_images_${key || 'all'}`)));
+  return statement;
+}
+
+function prepareListing(db: DbOrTx, shape: ListingShape, name: string) {
+  const p = sql.placeholder;
+  const orderColumn = shape.examples ? images.publishedAt : images.createdAt;
   const conditions: SQL[] = [];
-  if (filter.ownerId) conditions.push(eq(images.userId, filter.ownerId));
-  if (filter.saved) conditions.push(eq(images.isSaved, true));
-  if (filter.examples) conditions.push(eq(images.isExample, true));
-  if (filter.category) conditions.push(eq(images.category, filter.category));
-  if (filter.modelId) conditions.push(eq(images.modelId, filter.modelId));
-  if (filter.jobId) conditions.push(eq(images.jobId, filter.jobId));
-  conditions.push(filter.kind ? eq(images.kind, filter.kind) : ne(images.kind, 'upload'));
-  if (filter.favoritesOf) {
+  if (shape.owner) conditions.push(eq(images.userId, p('ownerId')));
+  if (shape.saved) conditions.push(eq(images.isSaved, true));
+  if (shape.examples) conditions.push(eq(images.isExample, true));
+  if (shape.category) conditions.push(eq(images.category, p('category')));
+  if (shape.modelId) conditions.push(eq(images.modelId, p('modelId')));
+  if (shape.jobId) conditions.push(eq(images.jobId, p('jobId')));
+  conditions.push(shape.kind ? eq(images.kind, p('kind')) : ne(images.kind, 'upload'));
+  if (shape.favoritesOf) {
     conditions.push(
-      sql`exists (select 1 from ${imageFavorites} f where f.image_id = ${images.id} and f.user_id = ${filter.favoritesOf})`,
+      sql`exists (select 1 from ${imageFavorites} f where f.image_id = ${images.id} and f.user_id = ${p('favoritesOf')})`,
     );
   }
-  if (cursor)
+  if (shape.cursor)
     conditions.push(
-      sql`(${orderColumn}, ${images.id}) < (${cursor.at.toISOString()}::timestamptz, ${cursor.id}::uuid)`,
+      sql`(${orderColumn}, ${images.id}) < (${p('cursorAt')}::timestamptz, ${p('cursorId')}::uuid)`,
     );
-  const favorite = viewerId
-    ? sql<boolean>`exists (select 1 from ${imageFavorites} f where f.image_id = ${images.id} and f.user_id = ${viewerId})`
+  const favorite = shape.viewer
+    ? sql<boolean>`exists (select 1 from ${imageFavorites} f where f.image_id = ${images.id} and f.user_id = ${p('viewerId')})`
     : sql<boolean>`false`;
-  const rows = await db
-    .select({ image: images, isFavorite: favorite })
-    .from(images)
-    .where(and(...conditions))
-    // `desc nulls last` to match the indexes exactly: drizzle declares `.desc()` index columns as
-    // DESC NULLS LAST, while a plain DESC means NULLS FIRST, an order those indexes cannot give, so
-    // PostgreSQL scanned every row and sorted (seen in bench/gallery.bench.ts). The columns are
-    // NOT NULL here (published_at within examples), so the order itself is unchanged.
-    .orderBy(sql`${orderColumn} desc nulls last`, sql`${images.id} desc nulls last`)
-    .limit(limit);
-  return rows.map((r) => ({ ...r.image, isFavorite: Boolean(r.isFavorite) }));
+  return (
+    db
+      .select({ image: images, isFavorite: favorite })
+      .from(images)
+      .where(and(...conditions))
+      // `desc nulls last` to match the indexes exactly: drizzle declares `.desc()` index columns as
+      // DESC NULLS LAST, while a plain DESC means NULLS FIRST, an order those indexes cannot give, so
+      // PostgreSQL scanned every row and sorted (seen in bench/gallery.bench.ts). The columns are
+      // NOT NULL here (published_at within examples), so the order itself is unchanged.
+      .orderBy(sql`${orderColumn} desc nulls last`, sql`${images.id} desc nulls last`)
+      .limit(p('limit'))
+      .prepare(name)
+  );
 }
 
 export async function findImage(

@@ -1,5 +1,6 @@
 import type { ImageView } from '@lumina/contracts';
 import type { Storage } from '../../adapters/storage/index.ts';
+import { cacheSignedUrls, type UrlSigner } from '../../adapters/storage/signed-url-cache.ts';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
@@ -7,7 +8,7 @@ import { AppError, notFound } from '../../errors.ts';
 import { deleteImageFiles } from './image-files.ts';
 import * as repo from './images.repository.ts';
 import { decodeCursor, encodeCursor } from '../../http/page-cursor.ts';
-import { toImageView } from './images.mapper.ts';
+import { IMAGE_URL_REUSE_SECONDS, toImageView } from './images.mapper.ts';
 
 export interface Viewer {
   id: string;
@@ -30,11 +31,15 @@ export interface ListQuery {
  * private image answers exactly like a missing one (404), so ids reveal nothing.
  */
 export class ImagesService {
+  private readonly urls: UrlSigner;
+
   constructor(
     private readonly db: Database,
     private readonly storage: Storage,
     private readonly adminEmails: readonly string[],
-  ) {}
+  ) {
+    this.urls = cacheSignedUrls(storage, { reuseSeconds: IMAGE_URL_REUSE_SECONDS });
+  }
 
   async list(viewer: Viewer | undefined, query: ListQuery) {
     const filter: repo.ImageFilter = query.examples
@@ -63,7 +68,7 @@ export class ImagesService {
         ? encodeCursor((query.examples ? last.publishedAt : last.createdAt) ?? last.createdAt, last.id)
         : null;
     return {
-      items: await Promise.all(page.map((row) => toImageView(this.storage, row, viewer?.id))),
+      items: await Promise.all(page.map((row) => toImageView(this.urls, row, viewer?.id))),
       next_cursor: nextCursor,
     };
   }
@@ -126,7 +131,7 @@ export class ImagesService {
   private async view(viewer: Viewer, id: string): Promise<ImageView> {
     const row = await repo.findImage(this.db, id, viewer.id);
     if (!row) throw notFound('This image');
-    return toImageView(this.storage, row, viewer.id);
+    return toImageView(this.urls, row, viewer.id);
   }
 
   private async own(viewer: Viewer, id: string) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createImage } from '../../../test/factories.ts';
 import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
 import { signedInClient, type Client } from '../../../test/support/api.ts';
@@ -149,6 +149,29 @@ describe(`gallery on ${testDb}`, () => {
     expect((await env.app.inject({ method: 'GET', url: tampered })).statusCode).toBe(404);
     const otherKey = mine.url.replace(alice.userId, bob.userId);
     expect((await env.app.inject({ method: 'GET', url: otherKey })).statusCode).toBe(404);
+  });
+
+  it('hands out the same working file URLs on repeated listings, each with most of its hour left', async () => {
+    const image = await createImage(env, alice.userId);
+    const first = (await alice.call('GET', '/api/images?limit=1')).json().items[0];
+    expect(first.id).toBe(image.id);
+    // Two minutes later (signing reads the wall clock, so a fresh signature would differ).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2 * 60_000 });
+    try {
+      const again = (await alice.call('GET', '/api/images?limit=1')).json().items[0];
+      // The same URL each time, so the browser can reuse the thumbnail it already downloaded.
+      expect(again.url).toBe(first.url);
+      expect(again.thumbnail_url).toBe(first.thumbnail_url);
+      for (const url of [again.url, again.thumbnail_url]) {
+        const expires = Number(new URL(url, 'http://x').searchParams.get('expires'));
+        expect(expires * 1000 - Date.now()).toBeGreaterThan(55 * 60 * 1000);
+        const file = await env.app.inject({ method: 'GET', url });
+        expect(file.statusCode).toBe(200);
+        expect(file.headers['content-type']).toMatch(/^image\//);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows the public counter of generated images', async () => {
