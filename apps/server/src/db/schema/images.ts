@@ -45,9 +45,11 @@ export const images = pgTable(
     isSaved: boolean('is_saved').notNull().default(false),
     isExample: boolean('is_example').notNull().default(false),
     category: text('category'),
-    publishedAt: timestamp('published_at', { withTimezone: true }),
+    // Milliseconds, as page cursors carry them (a JS Date): rows made in one millisecond are then told
+    // apart by id alone, never skipped between pages.
+    publishedAt: timestamp('published_at', { withTimezone: true, precision: 3 }),
     downloadCount: integer('download_count').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
     // The gallery's keyset pagination: newest first, id breaks ties.

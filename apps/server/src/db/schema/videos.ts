@@ -38,7 +38,8 @@ export const videos = pgTable(
     modelId: text('model_id').notNull(),
     provider: text('provider').notNull(),
     recipe: jsonb('recipe').$type<Record<string, unknown>>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // Milliseconds, as page cursors carry them (see images.createdAt).
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('videos_job_idx').on(t.jobId),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createImage } from '../../../test/factories.ts';
 import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
@@ -45,6 +46,27 @@ describe(`gallery on ${testDb}`, () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().detail).toMatch(/cursor is not valid/);
     expect((await alice.call('GET', '/api/images?limit=1000')).statusCode).toBe(400);
+  });
+
+  it('never skips images made within one millisecond when paging (a job’s batch)', async () => {
+    const carol = await signedInClient(env, 'carol');
+    const made = new Set<string>();
+    for (let i = 0; i < 9; i++) made.add((await createImage(env, carol.userId)).id);
+    // A batch written by one job: times a few microseconds apart, finer than a page cursor carries.
+    await env.container.database.db.execute(sql`
+      update images set created_at = timestamptz '2026-02-01T00:00:00.123Z' + (
+        (select count(*) from images o where o.user_id = images.user_id and o.id < images.id) * interval '1 microsecond')
+      where user_id = ${carol.userId}`);
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page = await carol.call('GET', `/api/images?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.statusCode).toBe(200);
+      seen.push(...ids(page));
+      cursor = page.json().next_cursor;
+    }
+    expect(seen).toHaveLength(9);
+    expect(new Set(seen)).toEqual(made);
   });
 
   it('saves, favourites and filters', async () => {
