@@ -1,5 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
-import { TOTP } from 'otpauth';
+import { expect, test } from '@playwright/test';
 import {
   card,
   common,
@@ -11,30 +10,9 @@ import {
   signInWithCode,
   totpCard,
 } from './support/auth';
+import { authenticator, openAccount, signInFromHeader } from './support/account';
 
 test.use({ colorScheme: 'light' });
-
-/** An authenticator app: codes from the secret the set-up screen shows (SHA-1, 6 digits, 30 s). */
-function authenticator(secret: string) {
-  const totp = new TOTP({ secret: secret.replace(/\s+/g, ''), algorithm: 'SHA1', digits: 6, period: 30 });
-  // `offset` steps ahead: the server accepts one step of skew and never the same step twice.
-  return (offset = 0) => totp.generate({ timestamp: Date.now() + offset * 30_000 });
-}
-
-async function signInFromHeader(page: Page, request: Parameters<typeof signInWithCode>[1], email: string) {
-  await page.goto('/');
-  await header(page).getByRole('link', { name: common.header.signIn }).click();
-  await signInWithCode(page, request, email);
-  // A new user lands on onboarding once the SDK has finished signing in.
-  await expect(page).toHaveURL(/\/onboarding$/);
-  await expect(header(page).getByTestId('user-email')).toHaveText(email);
-}
-
-/** Opens the account page from the header, as a person would. */
-async function openAccount(page: Page) {
-  await header(page).getByRole('link', { name: common.header.accountLabel }).click();
-  await expect(page).toHaveURL(/\/account$/);
-}
 
 test('turning on an authenticator app on the account page makes the next sign-in ask for its code', async ({
   page,

@@ -1,5 +1,4 @@
 import { expect, test, type Page } from '@playwright/test';
-import { TOTP } from 'otpauth';
 import {
   card,
   common,
@@ -11,6 +10,7 @@ import {
   signInWithCode,
   totpCard,
 } from './support/auth';
+import { authenticator, openAccount, signInFromHeader } from './support/account';
 
 /**
  * A factor used to sign in never counts as the second factor (issue 10): with an authenticator and
@@ -19,25 +19,6 @@ import {
 
 test.use({ colorScheme: 'light' });
 test.setTimeout(90_000);
-
-function authenticator(secret: string) {
-  const totp = new TOTP({ secret: secret.replace(/\s+/g, ''), algorithm: 'SHA1', digits: 6, period: 30 });
-  // `offset` steps ahead: the server accepts one step of skew and never the same step twice.
-  return (offset = 0) => totp.generate({ timestamp: Date.now() + offset * 30_000 });
-}
-
-async function signUpFromHeader(page: Page, request: Parameters<typeof signInWithCode>[1], email: string) {
-  await page.goto('/');
-  await header(page).getByRole('link', { name: common.header.signIn }).click();
-  await signInWithCode(page, request, email);
-  await expect(page).toHaveURL(/\/onboarding$/);
-  await expect(header(page).getByTestId('user-email')).toHaveText(email);
-}
-
-async function openAccount(page: Page) {
-  await header(page).getByRole('link', { name: common.header.accountLabel }).click();
-  await expect(page).toHaveURL(/\/account$/);
-}
 
 async function signOutAndSignInWithCode(
   page: Page,
@@ -66,7 +47,7 @@ test('authenticator + email code on: an email-code sign-in still needs the authe
   request,
 }) => {
   const email = newEmail('bypass');
-  await signUpFromHeader(page, request, email);
+  await signInFromHeader(page, request, email);
   await openAccount(page);
   await page.getByTestId('factor-totp').getByRole('button', { name: common.account.setUp }).click();
   await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
@@ -101,7 +82,7 @@ test('email code as the only second factor: an email-code sign-in asks for a sec
   request,
 }) => {
   const email = newEmail('fresh-code');
-  await signUpFromHeader(page, request, email);
+  await signInFromHeader(page, request, email);
   await openAccount(page);
   const emailRow = page.getByTestId('factor-otp-email');
   await emailRow.getByRole('button', { name: common.account.turnOn }).click();
