@@ -1,6 +1,7 @@
 import { eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { authRateLimits } from '../../db/schema/index.ts';
+import { countHitInWindow } from '../limits/window-counter.ts';
 import type { Clock } from './clock.ts';
 
 /**
@@ -22,27 +23,17 @@ export class RateLimiter {
     windowSeconds: number,
   ): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
     const now = this.clock.now();
-    const nowIso = new Date(now).toISOString();
-    const cutoffIso = new Date(now - windowSeconds * 1000).toISOString();
-    const [row] = await this.db
-      .insert(authRateLimits)
-      .values({ key, windowStart: new Date(now), count: 1 })
-      .onConflictDoUpdate({
-        target: authRateLimits.key,
-        set: {
-          count: sql`case when ${authRateLimits.windowStart} <= ${cutoffIso}::timestamptz then 1 else ${authRateLimits.count} + 1 end`,
-          windowStart: sql`case when ${authRateLimits.windowStart} <= ${cutoffIso}::timestamptz then ${nowIso}::timestamptz else ${authRateLimits.windowStart} end`,
-        },
-      })
-      .returning({ count: authRateLimits.count, windowStart: authRateLimits.windowStart });
+    const row = await countHitInWindow(
+      this.db,
+      key,
+      windowSeconds * 1000,
+      sql`${new Date(now).toISOString()}::timestamptz`,
+    );
     if (++this.hits % 500 === 0) {
       await this.db.delete(authRateLimits).where(lt(authRateLimits.windowStart, new Date(now - 86_400_000)));
     }
-    const retryAfterSeconds = Math.max(
-      1,
-      Math.ceil((row!.windowStart.getTime() + windowSeconds * 1000 - now) / 1000),
-    );
-    return { allowed: row!.count <= max, retryAfterSeconds };
+    const retryAfterSeconds = Math.max(1, Math.ceil((row.windowStart + windowSeconds * 1000 - now) / 1000));
+    return { allowed: row.count <= max, retryAfterSeconds };
   }
 
   /** The count and start of `key`'s current window, without counting a hit (zero when none is open). */

@@ -1,6 +1,7 @@
 import { and, like, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { authRateLimits } from '../../db/schema/index.ts';
+import { countHitInWindow } from './window-counter.ts';
 
 /** What @fastify/rate-limit expects of a store: `incr` reports the count in the window and the ms left. */
 export interface RateLimitStore {
@@ -26,22 +27,7 @@ const KEEP_MS = 86_400_000;
 export function pgRateLimitStore(db: Database): new () => RateLimitStore {
   let hits = 0;
   async function incr(key: string, timeWindow: number): Promise<{ current: number; ttl: number }> {
-    const expired = sql`${authRateLimits.windowStart} <= now() - (${timeWindow}::float8 * interval '1 millisecond')`;
-    const [row] = await db
-      .insert(authRateLimits)
-      .values({ key: PREFIX + key, windowStart: sql`now()`, count: 1 })
-      .onConflictDoUpdate({
-        target: authRateLimits.key,
-        set: {
-          count: sql`case when ${expired} then 1 else ${authRateLimits.count} + 1 end`,
-          windowStart: sql`case when ${expired} then now() else ${authRateLimits.windowStart} end`,
-        },
-      })
-      .returning({
-        count: authRateLimits.count,
-        windowStart: authRateLimits.windowStart,
-        now: sql<number>`(extract(epoch from now()) * 1000)::float8`.mapWith(Number),
-      });
+    const row = await countHitInWindow(db, PREFIX + key, timeWindow, sql`now()`);
     if (++hits % CLEANUP_EVERY === 0) {
       await db
         .delete(authRateLimits)
@@ -52,7 +38,7 @@ export function pgRateLimitStore(db: Database): new () => RateLimitStore {
           ),
         );
     }
-    return { current: row!.count, ttl: Math.max(0, row!.windowStart.getTime() + timeWindow - row!.now) };
+    return { current: row.count, ttl: Math.max(0, row.windowStart + timeWindow - row.now) };
   }
 
   class PgRateLimitStore implements RateLimitStore {
