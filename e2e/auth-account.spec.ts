@@ -10,7 +10,12 @@ import {
   signInWithCode,
   totpCard,
 } from './support/auth';
-import { authenticator, openAccount, signInFromHeader } from './support/account';
+import {
+  authenticator,
+  openAccount,
+  signInFromHeader,
+  turnOnAuthenticatorAndEmailCode,
+} from './support/account';
 
 test.use({ colorScheme: 'light' });
 
@@ -122,15 +127,7 @@ test('with both second factors on, a Google sign-in offers the /auth/mfa chooser
   const email = newEmail('chooser');
   await signInFromHeader(page, request, email);
   await openAccount(page);
-  await page.getByTestId('factor-totp').getByRole('button', { name: common.account.setUp }).click();
-  await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
-  await totpCard.showSecret(page).click();
-  const code = authenticator((await totpCard.secret(page).innerText()).trim());
-  await totpCard.code(page).fill(code());
-  await card.submit(page).click();
-  await expect(page.getByTestId('factor-totp')).toHaveAttribute('data-state', 'on');
-  await page.getByTestId('factor-otp-email').getByRole('button', { name: common.account.turnOn }).click();
-  await expect(page.getByTestId('factor-otp-email')).toHaveAttribute('data-state', 'on');
+  const code = await turnOnAuthenticatorAndEmailCode(page);
 
   await header(page).getByRole('button', { name: common.header.signOut }).click();
   await nextGoogleUser(request, { sub: `google-${email}`, email });

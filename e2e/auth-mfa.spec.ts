@@ -10,7 +10,7 @@ import {
   signInWithCode,
   totpCard,
 } from './support/auth';
-import { authenticator, openAccount, signInFromHeader } from './support/account';
+import { openAccount, signInFromHeader, turnOnAuthenticatorAndEmailCode } from './support/account';
 
 /**
  * A factor used to sign in never counts as the second factor (issue 10): with an authenticator and
@@ -49,16 +49,7 @@ test('authenticator + email code on: an email-code sign-in still needs the authe
   const email = newEmail('bypass');
   await signInFromHeader(page, request, email);
   await openAccount(page);
-  await page.getByTestId('factor-totp').getByRole('button', { name: common.account.setUp }).click();
-  await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
-  await totpCard.showSecret(page).click();
-  const code = authenticator((await totpCard.secret(page).innerText()).trim());
-  await totpCard.code(page).fill(code());
-  await card.submit(page).click();
-  await expect(page.getByTestId('factor-totp')).toHaveAttribute('data-state', 'on');
-  const emailRow = page.getByTestId('factor-otp-email');
-  await emailRow.getByRole('button', { name: common.account.turnOn }).click();
-  await expect(emailRow).toHaveAttribute('data-state', 'on');
+  const code = await turnOnAuthenticatorAndEmailCode(page);
 
   // The emailed code signs in, but it is the first factor: the app goes straight to the authenticator
   // (no chooser offering "Email based OTP"), and nothing behind sign-in opens.

@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { common, header, signInWithCode } from './auth';
+import { card, common, header, signInWithCode, totpCard } from './auth';
 
 /** An authenticator app: codes from the secret the set-up screen shows (SHA-1, 6 digits, 30 s). */
 export function authenticator(secret: string) {
@@ -23,4 +23,22 @@ export async function signInFromHeader(page: Page, request: APIRequestContext, e
 export async function openAccount(page: Page) {
   await header(page).getByRole('link', { name: common.header.accountLabel }).click();
   await expect(page).toHaveURL(/\/account$/);
+}
+
+/**
+ * On the account page: sets up the authenticator app through the prebuilt screen (showing the secret
+ * instead of scanning the QR code), then turns on the email code too. Returns the authenticator.
+ */
+export async function turnOnAuthenticatorAndEmailCode(page: Page) {
+  await page.getByTestId('factor-totp').getByRole('button', { name: common.account.setUp }).click();
+  await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
+  await totpCard.showSecret(page).click();
+  const code = authenticator((await totpCard.secret(page).innerText()).trim());
+  await totpCard.code(page).fill(code());
+  await card.submit(page).click();
+  await expect(page.getByTestId('factor-totp')).toHaveAttribute('data-state', 'on');
+  const emailRow = page.getByTestId('factor-otp-email');
+  await emailRow.getByRole('button', { name: common.account.turnOn }).click();
+  await expect(emailRow).toHaveAttribute('data-state', 'on');
+  return code;
 }
