@@ -19,3 +19,13 @@ export function startServerProcess(env: Record<string, string>) {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, output: () => output };
 }
+
+/** Waits up to a minute (a loaded machine starts slowly) for `/api/ready`; the last status seen. */
+export async function waitUntilReady(baseUrl: string): Promise<number | undefined> {
+  let ready: Response | undefined;
+  for (let i = 0; i < 300 && !ready?.ok; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    ready = await fetch(`${baseUrl}/api/ready`).catch(() => undefined);
+  }
+  return ready?.status;
+}

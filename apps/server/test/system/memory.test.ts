@@ -6,7 +6,7 @@ import { multipartForm } from '../../src/modules/uploads/uploads.test-helpers.ts
 import { freePort, freshDatabaseUrl, startTestEnv, tempDir, testDb } from '../harness.ts';
 import { flatHeic } from '../support/heif-file.ts';
 import { signedInClient } from '../support/api.ts';
-import { startServerProcess } from '../support/server-process.ts';
+import { startServerProcess, waitUntilReady } from '../support/server-process.ts';
 
 /**
  * Image decoding's memory, measured on the real server process (its own RSS, not the test runner's):
@@ -67,12 +67,7 @@ describe(`image decoding's memory on ${testDb}`, () => {
     const base = `http://127.0.0.1:${port}`;
     try {
       const [png, heic] = await fixtures;
-      let ready: Response | undefined;
-      for (let i = 0; i < 300 && !ready?.ok; i++) {
-        await new Promise((r) => setTimeout(r, 200));
-        ready = await fetch(`${base}/api/ready`).catch(() => undefined);
-      }
-      expect(ready?.status, server.output()).toBe(200);
+      expect(await waitUntilReady(base), server.output()).toBe(200);
       // Idle: start-up's allocations settled.
       await new Promise((r) => setTimeout(r, 2000));
       const idle = rssOf(pid);

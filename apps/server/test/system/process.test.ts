@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
-import { startServerProcess } from '../support/server-process.ts';
+import { startServerProcess, waitUntilReady } from '../support/server-process.ts';
 import { freePort, freshDatabaseUrl, startTestEnv, tempDir, testDb } from '../harness.ts';
 
 describe('the server process', () => {
@@ -26,12 +26,7 @@ describe('the server process', () => {
       ...(database.url ? { DATABASE_URL: database.url } : {}),
     });
     try {
-      let ready: Response | undefined;
-      for (let i = 0; i < 300 && !ready?.ok; i++) {
-        await new Promise((r) => setTimeout(r, 200));
-        ready = await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined);
-      }
-      expect(ready?.status, server.output()).toBe(200);
+      expect(await waitUntilReady(`http://127.0.0.1:${port}`), server.output()).toBe(200);
       expect(server.output()).toContain(`"database":"${testDb}"`);
 
       server.child.kill('SIGTERM');
@@ -147,12 +142,7 @@ async function startReadyServer(env: Record<string, string>) {
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  let ready: Response | undefined;
-  for (let i = 0; i < 300 && !ready?.ok; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    ready = await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined);
-  }
-  expect(ready?.status, server.output()).toBe(200);
+  expect(await waitUntilReady(`http://127.0.0.1:${port}`), server.output()).toBe(200);
   return {
     server,
     port,
