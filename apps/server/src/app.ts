@@ -100,6 +100,13 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     streamSlots: new StreamSlots(container.database.db, config.limits.streamsPerUser),
   });
   imagesRoutes(app, generation.images, generation.counter);
+  // Whatever a person changes through this process (an upload, a tool run's inputs, an image) drops
+  // their cached listings before the answer goes out, so their next listing shows it; other
+  // processes hear of it from the database's notices (modules/images/listing-cache.ts).
+  app.addHook('onSend', async (request) => {
+    if (request.user && request.method !== 'GET' && request.method !== 'HEAD')
+      generation.gallery.changed(request.user.id);
+  });
   await providerWebhookRoutes(app, {
     db: container.database.db,
     queue: container.queue,

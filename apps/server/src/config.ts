@@ -80,6 +80,9 @@ export const EnvSchema = z
       .max(Number.MAX_SAFE_INTEGER)
       .default(1024 * 1024 * 1024),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+    // Gallery listings kept in memory until a change is announced (modules/images/listing-cache.ts).
+    GALLERY_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+    GALLERY_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(32),
     WEB_DIST_DIR: z.string().min(1).default('apps/web/dist'),
     CORS_ORIGINS: csv.default([]),
     FILE_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -324,6 +327,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** Per-request info lines (Fastify's "incoming request" / "request completed"). */
   logRequests: boolean;
+  /** Gallery listings served from memory (0 seconds: off) and the memory they may use. */
+  galleryCache: { seconds: number; maxBytes: number };
   roles: ReadonlyArray<'api' | 'worker'>;
   dataDir: string;
   database: {
@@ -756,6 +761,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL,
     logRequests: env.LOG_REQUESTS,
+    galleryCache: { seconds: env.GALLERY_CACHE_SECONDS, maxBytes: env.GALLERY_CACHE_MAX_MB * 1024 * 1024 },
     roles: env.ROLES,
     dataDir: path.resolve(env.DATA_DIR),
     database: {

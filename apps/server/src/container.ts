@@ -3,6 +3,7 @@ import { createStorage } from './adapters/storage/index.ts';
 import type { Storage } from './adapters/storage/storage.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
+import { GALLERY_CHANNEL, ListingCache } from './modules/images/listing-cache.ts';
 import { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './logger.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
@@ -125,7 +126,21 @@ export async function createContainer(
     replicate: createReplicateImageTools(config, { pollIntervalMs: config.providers.pollIntervalMs }),
     ...inject.toolAdapters,
   });
+  const gallery = new ListingCache({
+    ttlMs: config.galleryCache.seconds * 1000,
+    maxBytes: config.galleryCache.maxBytes,
+  });
+  // Only API processes serve listings; without the notices (or with the cache set to 0 s) it stays off.
+  const galleryNotices =
+    config.galleryCache.seconds > 0 && config.roles.includes('api')
+      ? await database.listen(GALLERY_CHANNEL, (payload) => gallery.heard(payload), {
+          log,
+          lostMessage: 'gallery change notices lost; listings are read from the database until they are back',
+          onState: (listening) => gallery.setLive(listening),
+        })
+      : undefined;
   const generation = createGenerationModule({
+    gallery,
     db: database.db,
     config,
     ledger,
@@ -204,6 +219,7 @@ export async function createContainer(
     services,
     async close(timeoutMs = config.shutdownTimeoutMs) {
       await queue.stop(timeoutMs);
+      await galleryNotices?.close();
       services.auth.close();
       await database.close();
     },

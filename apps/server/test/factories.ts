@@ -6,6 +6,7 @@ import type { Database } from '../src/db/client.ts';
 import { images, users } from '../src/db/schema/index.ts';
 import { storeImageFiles } from '../src/modules/images/image-files.ts';
 import { insertImages, type NewImage } from '../src/modules/images/images.repository.ts';
+import type { ListingCache } from '../src/modules/images/listing-cache.ts';
 
 /** Row builders for tests: each makes a valid row with unique values unless told otherwise. */
 export async function createUser(db: Database, overrides: { email?: string } = {}) {
@@ -18,7 +19,13 @@ export async function createUser(db: Database, overrides: { email?: string } = {
 
 /** A stored image (a real PNG and thumbnail in storage) with a recipe, as a finished job leaves it. */
 export async function createImage(
-  env: { container: { database: { db: Database }; storage: Storage } },
+  env: {
+    container: {
+      database: { db: Database };
+      storage: Storage;
+      services?: { generation: { gallery: ListingCache } };
+    };
+  },
   userId: string,
   overrides: Partial<NewImage> & { color?: string } = {},
 ) {
@@ -41,6 +48,9 @@ export async function createImage(
       ...row,
     },
   ]);
+  // As the worker does after its commit: this process drops the owner's cached listings at once
+  // (other processes hear of it from the database's notice).
+  env.container.services?.generation.gallery.changed(userId);
   const [image] = await db.select().from(images).where(eq(images.id, id));
   return image!;
 }

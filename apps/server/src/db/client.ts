@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
+import { PostgresListener, type ListenOptions, type Listening } from './listener.ts';
 
 export type Schema = typeof schema;
 /** The one Drizzle API the rest of the code sees, whichever engine is underneath. */
@@ -28,6 +29,11 @@ export interface DatabaseHandle {
   /** Raw executor for pg-boss on the same connection(s). */
   executor: SqlExecutor;
   ping(): Promise<boolean>;
+  /**
+   * LISTEN on a channel: on PostgreSQL a connection of its own (db/listener.ts); on PGlite, which is
+   * one process, notices arrive before the statement that sent them returns.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, options: ListenOptions): Promise<Listening>;
   close(): Promise<void>;
 }
 
@@ -71,6 +77,20 @@ async function openPglite(dir: string): Promise<DatabaseHandle> {
       await client.query('select 1');
       return true;
     },
+    listen: async (channel, onMessage, options) => {
+      const unlisten = await client.listen(channel, onMessage);
+      let open = true;
+      options.onState?.(true);
+      return {
+        get listening() {
+          return open;
+        },
+        close: async () => {
+          open = false;
+          await unlisten();
+        },
+      };
+    },
     close: () => client.close(),
   };
 }
@@ -88,6 +108,7 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
       await pool.query('select 1');
       return true;
     },
+    listen: (channel, onMessage, options) => PostgresListener.start(url, channel, onMessage, options),
     close: () => pool.end(),
   };
 }

@@ -3,6 +3,7 @@ import { ErrorBody } from '@lumina/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { JsonText } from './json-text.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,7 +23,7 @@ export type ContractRequest<C extends Contract> = FastifyRequest<{
 export type ContractHandler<C extends Contract> = (
   request: ContractRequest<C>,
   reply: FastifyReply,
-) => Promise<z.input<C['response']>>;
+) => Promise<z.input<C['response']> | JsonText>;
 
 /** `{id}` in a contract path is `:id` to Fastify. */
 export const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -57,6 +58,11 @@ export function route<C extends Contract>(
       const result = await handler(request as unknown as ContractRequest<C>, reply);
       // A handler may choose another documented status (readiness answers 503).
       if (reply.statusCode === 200) reply.code(status);
+      if (result instanceof JsonText) {
+        // Serialised already (http/json-text.ts): a string with a JSON type is sent as it is.
+        reply.type('application/json; charset=utf-8');
+        return result.text;
+      }
       return result;
     },
   });

@@ -3,7 +3,8 @@ import type { SqlExecutor, Tx } from '../db/client.ts';
 import { transactionExecutor } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { jobNames, jobs, type JobDefinition, type JobName, type JobPayload } from './registry.ts';
-import { newWakeId, WAKE_CHANNEL, WakeListener, wakePayload } from './wake.ts';
+import type { Listening } from '../db/listener.ts';
+import { listenForWakes, newWakeId, WAKE_CHANNEL, wakePayload } from './wake.ts';
 
 export interface QueueOptions {
   executor: SqlExecutor;
@@ -52,7 +53,7 @@ export class JobQueue {
   /** Workers running a job now; a wake goes to one that is not. */
   private readonly busy = new Set<string>();
   private readonly reaper: NodeJS.Timeout;
-  private listener: Promise<WakeListener> | undefined;
+  private listener: Promise<Listening> | undefined;
   private readonly wakeId = newWakeId();
 
   private constructor(
@@ -128,7 +129,7 @@ export class JobQueue {
    */
   async work(name: JobName, handler: (job: Batch[number]) => Promise<unknown>): Promise<string> {
     if (this.options.wakeUrl && !this.listener) {
-      this.listener = WakeListener.start(
+      this.listener = listenForWakes(
         this.options.wakeUrl,
         this.wakeId,
         (woken) => {

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
 import { ImagesService } from '../images/images.service.ts';
+import type { ListingCache } from '../images/listing-cache.ts';
 import type { ToolJobs } from '../tools/tool-jobs.ts';
 import { countGenerated } from './generation.repository.ts';
 import { GenerationService, type ModelResolver } from './generation.service.ts';
@@ -15,6 +16,8 @@ export interface GenerationModule {
   generation: GenerationService;
   worker: GenerationWorker;
   images: ImagesService;
+  /** Gallery listings in memory (modules/images/listing-cache.ts). */
+  gallery: ListingCache;
   counter(): Promise<number>;
 }
 
@@ -29,8 +32,10 @@ export function createGenerationModule(deps: {
   /** Image-tool jobs share this pipeline (modules/tools). */
   tools?: ToolJobs;
   toolAdapters?: ConstructorParameters<typeof GenerationService>[5];
+  /** Gallery listings in memory; a job's change (new images) drops its owner's. */
+  gallery: ListingCache;
 }): GenerationModule {
-  const bus = new ProgressBus();
+  const bus = new ProgressBus((userId) => deps.gallery.changed(userId));
   const generation = new GenerationService(
     deps.db,
     deps.ledger,
@@ -53,7 +58,8 @@ export function createGenerationModule(deps: {
     bus,
     generation,
     worker,
-    images: new ImagesService(deps.db, deps.storage, deps.config.generation.adminEmails),
+    images: new ImagesService(deps.db, deps.storage, deps.config.generation.adminEmails, deps.gallery),
+    gallery: deps.gallery,
     counter: () => countGenerated(deps.db),
   };
 }

@@ -8,12 +8,14 @@ import { EventEmitter } from 'node:events';
 export class ProgressBus {
   private readonly emitter = new EventEmitter();
 
-  constructor() {
+  /** `also` hears every change too (the gallery cache drops the person's listings). */
+  constructor(private readonly also?: (userId: string) => void) {
     // One listener per open stream; many tabs are normal.
     this.emitter.setMaxListeners(0);
   }
 
   changed(userId: string): void {
+    this.also?.(userId);
     this.emitter.emit(userId);
   }
 

@@ -1,7 +1,8 @@
 import { contracts } from '@lumina/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { cachedJson } from '../../http/json-text.ts';
 import { route } from '../../http/route.ts';
-import type { ImagesService } from './images.service.ts';
+import type { ImagesService, ListQuery, Viewer } from './images.service.ts';
 
 /** The gallery and public examples (spec section 7). Handlers only map the wire to the service. */
 export function imagesRoutes(
@@ -10,12 +11,17 @@ export function imagesRoutes(
   counter: () => Promise<number>,
 ): void {
   const auth = { preHandler: app.requireUser };
+  /** A listing, from memory when it may be (ImagesService.listingScope), sent as the JSON it was. */
+  const listing = (reply: FastifyReply, viewer: Viewer | undefined, query: ListQuery) =>
+    cachedJson(reply, images.listings, images.listingScope(viewer, query), JSON.stringify(query), () =>
+      images.list(viewer, query),
+    );
 
   route(
     app,
     contracts.listImages,
-    async ({ user, query }) =>
-      images.list(user, {
+    async ({ user, query }, reply) =>
+      listing(reply, user, {
         saved: query.is_saved,
         favorites: query.is_favorite,
         examples: query.is_example,
@@ -31,8 +37,8 @@ export function imagesRoutes(
   route(
     app,
     contracts.imagesByModel,
-    async ({ user, params, query }) =>
-      images.list(user, { modelId: params.id, cursor: query.cursor, limit: query.limit }),
+    async ({ user, params, query }, reply) =>
+      listing(reply, user, { modelId: params.id, cursor: query.cursor, limit: query.limit }),
     auth,
   );
   route(app, contracts.saveImage, async ({ user, params }) => images.save(user, params.id), auth);
@@ -82,8 +88,8 @@ export function imagesRoutes(
     auth,
   );
 
-  route(app, contracts.listExamples, async ({ query }) =>
-    images.list(undefined, {
+  route(app, contracts.listExamples, async ({ query }, reply) =>
+    listing(reply, undefined, {
       examples: true,
       category: query.category,
       cursor: query.cursor,

@@ -9,6 +9,7 @@ import { deleteImageFiles } from './image-files.ts';
 import * as repo from './images.repository.ts';
 import { decodeCursor, encodeCursor } from '../../http/page-cursor.ts';
 import { IMAGE_URL_REUSE_SECONDS, toImageView } from './images.mapper.ts';
+import { EXAMPLES_SCOPE, type ListingCache } from './listing-cache.ts';
 
 export interface Viewer {
   id: string;
@@ -37,8 +38,22 @@ export class ImagesService {
     private readonly db: Database,
     private readonly storage: Storage,
     private readonly adminEmails: readonly string[],
+    /** Listings in memory; every change made here drops the listings it touches before answering. */
+    readonly listings: ListingCache,
   ) {
     this.urls = cacheSignedUrls(storage, { reuseSeconds: IMAGE_URL_REUSE_SECONDS });
+  }
+
+  /**
+   * Which cached listings this one may be served from: a person's own images (`is_own`, their own
+   * favourite marks) change only with that person's rows, public examples seen signed out only with
+   * the examples. Lists that mix in other people's rows for a viewer (favourites, examples signed in)
+   * are read from the database each time.
+   */
+  listingScope(viewer: Viewer | undefined, query: ListQuery): string | undefined {
+    if (query.examples) return viewer ? undefined : EXAMPLES_SCOPE;
+    if (query.favorites) return undefined;
+    return viewer?.id;
   }
 
   async list(viewer: Viewer | undefined, query: ListQuery) {
@@ -74,14 +89,16 @@ export class ImagesService {
   }
 
   async save(viewer: Viewer, id: string, saved = true): Promise<ImageView> {
-    await this.own(viewer, id);
+    const row = await this.own(viewer, id);
     await repo.updateImage(this.db, id, { isSaved: saved });
+    this.changed(row);
     return this.view(viewer, id);
   }
 
   async delete(viewer: Viewer, id: string): Promise<void> {
     await this.own(viewer, id);
     const row = await repo.deleteImage(this.db, id);
+    if (row) this.changed(row);
     // Rows first: a failure deleting files leaves orphans (harmless), never rows pointing at nothing.
     if (row) await deleteImageFiles(this.storage, row);
   }
@@ -90,17 +107,20 @@ export class ImagesService {
     await this.visible(viewer, id);
     if (on) await repo.addFavorite(this.db, viewer.id, id);
     else await repo.removeFavorite(this.db, viewer.id, id);
+    // Favourite marks are the viewer's: only the viewer's own listings show them.
+    this.listings.changed(viewer.id);
     return this.view(viewer, id);
   }
 
   async publish(viewer: Viewer, id: string, category: string): Promise<ImageView> {
-    await this.own(viewer, id);
+    const row = await this.own(viewer, id);
     await repo.updateImage(this.db, id, {
       isExample: true,
       category,
       publishedAt: new Date(),
       isSaved: true,
     });
+    this.changed({ ...row, isExample: true });
     return this.view(viewer, id);
   }
 
@@ -110,11 +130,23 @@ export class ImagesService {
     if (image.userId !== viewer.id && !(image.isExample && (await this.isAdmin(viewer))))
       throw notFound('This image');
     await repo.updateImage(this.db, id, { isExample: false, category: null, publishedAt: null });
+    this.changed(image);
   }
 
   async trackDownload(viewer: Viewer, id: string): Promise<number> {
-    await this.visible(viewer, id);
-    return repo.incrementDownloads(this.db, id);
+    const row = await this.visible(viewer, id);
+    const count = await repo.incrementDownloads(this.db, id);
+    this.changed(row);
+    return count;
+  }
+
+  /**
+   * Drops the listings a changed image appears in, in this process, before the change is answered
+   * (other processes hear of it from the database: see listing-cache.ts).
+   */
+  private changed(row: { userId: string; isExample: boolean }): void {
+    this.listings.changed(row.userId);
+    if (row.isExample) this.listings.changed(EXAMPLES_SCOPE);
   }
 
   categories() {
