@@ -331,7 +331,7 @@ export function GenerateForm({
             data-testid="insufficient-credits"
             className="rounded-2xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset dark:bg-amber-500/10 dark:text-amber-100 dark:ring-amber-500/30"
           >
-            {t('generate.form.notEnough', { cost, balance: balance ?? 0, missing: afford.missing })}{' '}
+            {t('generate.form.notEnough', { count: cost, balance: balance ?? 0, missing: afford.missing })}{' '}
             <Link to={paths.credits} className="font-semibold underline underline-offset-2">
               {t('generate.form.buyCredits')}
             </Link>
