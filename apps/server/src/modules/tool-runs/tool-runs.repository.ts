@@ -38,7 +38,11 @@ const favoriteOf = (userId: string) =>
   sql<boolean>`exists (select 1 from ${imageFavorites} where ${imageFavorites.imageId} = ${images.id} and ${imageFavorites.userId} = ${userId})`;
 
 /** The owner's images among `ids` (another person's image is simply not returned). */
-export async function ownImagesByIds(db: DbOrTx, userId: string, ids: string[]): Promise<ImageWithFavorite[]> {
+export async function ownImagesByIds(
+  db: DbOrTx,
+  userId: string,
+  ids: string[],
+): Promise<ImageWithFavorite[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select({ image: images, isFavorite: favoriteOf(userId) })

@@ -121,7 +121,8 @@ describe(`Studio runs and saved videos on ${testDb}`, { timeout: 180_000 }, () =
     expect(saved.json()).toMatchObject({ id: animateJob, is_saved: true });
     expect((saved.json() as VideoView).source_image?.id).toBe(upload.id);
 
-    const onlySaved = (await alice.call('GET', '/api/animate/videos?is_saved=true')).json().items as VideoView[];
+    const onlySaved = (await alice.call('GET', '/api/animate/videos?is_saved=true')).json()
+      .items as VideoView[];
     expect(onlySaved.map((v) => v.id)).toEqual([animateJob]);
     expect((await alice.call('GET', '/api/animate/videos?is_saved=false')).json().items).toEqual([]);
 

@@ -221,7 +221,12 @@ export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
   );
 
   route(app, contracts.videos, async ({ user, query }) => videos.list(user.id, query), auth);
-  route(app, contracts.saveVideo, async ({ user, params }) => videos.setSaved(user.id, params.id, true), auth);
+  route(
+    app,
+    contracts.saveVideo,
+    async ({ user, params }) => videos.setSaved(user.id, params.id, true),
+    auth,
+  );
   route(
     app,
     contracts.unsaveVideo,

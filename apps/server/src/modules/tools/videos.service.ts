@@ -93,7 +93,11 @@ export class VideosService {
     return Promise.all(rows.map((r) => this.view(r.job, r.video, sources)));
   }
 
-  private async view(job: JobRow, video: VideoRow | null, sources: Map<string, ImageView>): Promise<VideoView> {
+  private async view(
+    job: JobRow,
+    video: VideoRow | null,
+    sources: Map<string, ImageView>,
+  ): Promise<VideoView> {
     const input = job.input as unknown as ToolJobInput;
     const sign = (key: string) => this.storage.url(key, { expiresInSeconds: IMAGE_URL_TTL_SECONDS });
     const sourceId = sourceIdOf(job);

@@ -53,7 +53,9 @@ describe('GET /api/user profile', () => {
   });
 
   it('fails with "email not found" when the profile has no email', async () => {
-    server.route('GET', '/api/user', (_req, res) => json(res, 200, { id: USER_ID, email: null, is_operator: false }));
+    server.route('GET', '/api/user', (_req, res) =>
+      json(res, 200, { id: USER_ID, email: null, is_operator: false }),
+    );
     expect(await reasonOf(getUser(undefined, source('token-1')))).toBe('emailNotFound');
   });
 });

@@ -71,7 +71,10 @@ describe('header account area', () => {
   });
 
   it.each([
-    ['emailNotFound', (res: Parameters<typeof json>[0]) => json(res, 200, { id: USER_ID, email: null, is_operator: false })],
+    [
+      'emailNotFound',
+      (res: Parameters<typeof json>[0]) => json(res, 200, { id: USER_ID, email: null, is_operator: false }),
+    ],
     ['fetchFailed', (res: Parameters<typeof json>[0]) => json(res, 404, { detail: 'gone' })],
   ] as const)('shows the spec message when the profile fails (%s)', async (reason, reply) => {
     server.route('GET', '/api/user', (_req, res) => reply(res));

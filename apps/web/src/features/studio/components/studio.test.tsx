@@ -385,6 +385,8 @@ describe('studio tools', () => {
       prompt: 'slow zoom',
       model: 'local-animate',
       source_image_id: null,
+      source_image: null,
+      is_saved: false,
       url: '/files/v1.mp4',
       poster_url: '/files/v1.jpg',
       duration_seconds: 5,
