@@ -62,6 +62,9 @@ async function generate(prompt: string, ratio: string) {
   await form.locator('label', { hasText: ratio }).click();
   await form.locator('label', { hasText: /^1$/ }).click();
   const submit = form.getByTestId('generate-submit');
+  // Seen from the top of the page, without scrolling for it.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(submit).toBeInViewport({ ratio: 1 });
   await submit.click();
   // The new job is in view together with the button that started it.
   const card = page.getByTestId('job-card').first();
@@ -176,6 +179,8 @@ test('Studio at 1440×900: progress in view with the button; the run is kept on 
   const form = page.getByTestId('tool-form-edit');
   await form.getByLabel(t.studio.form.prompt).fill('warmer golden evening light');
   const submit = form.getByTestId('tool-submit');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(submit).toBeInViewport({ ratio: 1 });
   await submit.click();
   const progress = page.getByTestId('run-progress');
   await expect(progress).toBeInViewport({ ratio: 1 });

@@ -319,11 +319,11 @@ export function GenerateForm({
         </details>
       )}
 
-      {/* The action stays on screen: the bottom of the scrolling form on wide screens, a bar along the
+      {/* The action stays on screen: the bottom of the screen while the form reaches past it on wide screens, a bar along the
           bottom of the screen on phones (the page leaves room for it). */}
       <div
         data-testid="generate-actions"
-        className="flex flex-col gap-3 border-zinc-200 bg-white/95 backdrop-blur max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-30 max-lg:border-t max-lg:px-4 max-lg:pt-3 max-lg:pb-[max(0.75rem,env(safe-area-inset-bottom))] max-lg:shadow-[0_-8px_24px_rgba(0,0,0,0.08)] lg:sticky lg:bottom-0 lg:-mx-6 lg:px-6 lg:pt-3 lg:pb-6 dark:border-zinc-800 dark:bg-zinc-900/95"
+        className="flex flex-col gap-3 border-zinc-200 bg-white/95 backdrop-blur max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-30 max-lg:border-t max-lg:px-4 max-lg:pt-3 max-lg:pb-[max(0.75rem,env(safe-area-inset-bottom))] max-lg:shadow-[0_-8px_24px_rgba(0,0,0,0.08)] lg:sticky lg:bottom-0 lg:-mx-6 lg:rounded-b-3xl lg:px-6 lg:pt-3 lg:pb-6 dark:border-zinc-800 dark:bg-zinc-900/95"
       >
         {unavailable && (
           <p role="status" className="text-sm text-amber-700 dark:text-amber-300">

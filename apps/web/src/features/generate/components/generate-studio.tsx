@@ -28,8 +28,8 @@ export interface GenerateStudioProps {
 
 /**
  * The generation studio: the form on the left (top on phones), live jobs and their results beside it.
- * The Generate button is always on screen (the bottom of the sticky form on wide screens, a bar at the
- * bottom of the screen on phones) and the new job is brought into view when it starts, so the action
+ * The Generate button is always on screen (held at the bottom of the screen while the form is in view
+ * on wide screens, a bar at the bottom of the screen on phones) and the new job is brought into view when it starts, so the action
  * and its progress and results are seen together. Customers see only the models they can use.
  */
 export function GenerateStudio({
@@ -48,7 +48,7 @@ export function GenerateStudio({
       <section
         aria-labelledby="generate-form-heading"
         data-testid="generate-form-panel"
-        className="rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 lg:sticky lg:top-20 lg:max-h-[calc(100dvh-6rem)] lg:overflow-y-auto lg:pb-0 dark:border-zinc-800 dark:bg-zinc-900"
+        className="rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 lg:pb-0 dark:border-zinc-800 dark:bg-zinc-900"
       >
         <h2 id="generate-form-heading" className="sr-only">
           {t('generate.form.label')}

@@ -299,7 +299,7 @@ export function ToolPanel({
       <section
         aria-labelledby={`${ids}-form`}
         data-testid="tool-form-panel"
-        className="rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 lg:sticky lg:top-20 lg:max-h-[calc(100dvh-6rem)] lg:overflow-y-auto lg:pb-0 dark:border-zinc-800 dark:bg-zinc-900"
+        className="rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 lg:pb-0 dark:border-zinc-800 dark:bg-zinc-900"
       >
         <h2 id={`${ids}-form`} className="sr-only">
           {t('studio.form.label', { tool: t(`studio.tools.${tool}.name`) })}
@@ -452,11 +452,11 @@ export function ToolPanel({
             </p>
           )}
 
-          {/* The action stays on screen: the bottom of the scrolling form on wide screens, a bar along
+          {/* The action stays on screen: the bottom of the screen while the form reaches past it on wide screens, a bar along
               the bottom of the screen on phones (the page leaves room for it). */}
           <div
             data-testid="tool-actions"
-            className="flex flex-col gap-3 border-zinc-200 bg-white/95 backdrop-blur max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-30 max-lg:border-t max-lg:px-4 max-lg:pt-3 max-lg:pb-[max(0.75rem,env(safe-area-inset-bottom))] max-lg:shadow-[0_-8px_24px_rgba(0,0,0,0.08)] lg:sticky lg:bottom-0 lg:-mx-6 lg:px-6 lg:pt-3 lg:pb-6 dark:border-zinc-800 dark:bg-zinc-900/95"
+            className="flex flex-col gap-3 border-zinc-200 bg-white/95 backdrop-blur max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-30 max-lg:border-t max-lg:px-4 max-lg:pt-3 max-lg:pb-[max(0.75rem,env(safe-area-inset-bottom))] max-lg:shadow-[0_-8px_24px_rgba(0,0,0,0.08)] lg:sticky lg:bottom-0 lg:-mx-6 lg:rounded-b-3xl lg:px-6 lg:pt-3 lg:pb-6 dark:border-zinc-800 dark:bg-zinc-900/95"
           >
             {!afford.ok && (
               <p
