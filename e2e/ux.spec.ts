@@ -78,7 +78,7 @@ test('Generate at 1440×900: only usable models, progress and results in view, 1
   test.setTimeout(120_000);
   // A customer sees no operator language and no model they cannot use.
   await expect(page.getByTestId('generate-form')).toBeVisible();
-  await expect(page.getByText(/key configured/i)).toHaveCount(0);
+  await expect(page.getByText(/key configured|provider key|FAL_KEY/i)).toHaveCount(0);
   await expect(page.getByTestId('operator-setup-hint')).toHaveCount(0);
   await expect(page.getByTestId('generate-form').locator('input[name="model"][disabled]')).toHaveCount(0);
 
