@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -605,11 +605,8 @@ function RunColumn({
   // After a reload (or on another device) the newest run kept on the server is the result shown.
   const history = useToolRuns(tool);
   const newest = history.data?.pages[0]?.items[0];
-  const fromServer = useRef<{ id: string; run: ToolRun } | null>(null);
-  if (newest && fromServer.current?.id !== newest.id) {
-    fromServer.current = { id: newest.id, run: runFromHistory(newest) };
-  }
-  const run = started ?? (newest ? fromServer.current?.run : undefined);
+  const fromServer = useMemo(() => (newest ? runFromHistory(newest) : undefined), [newest]);
+  const run = started ?? fromServer;
   const [cancelled, setCancelled] = useState<JobView | null>(null);
   const job = run ? runState(run, jobs, cancelled) : null;
   return (
