@@ -194,6 +194,7 @@ export function ToolPanel({
   const queryClient = useQueryClient();
   const forms = useStudio((s) => s.forms);
   const inputsBySlot = useStudio((s) => s.inputs);
+  const currentJobId = useStudio((s) => s.runs[tool]?.jobId);
   const [picking, setPicking] = useState<InputSlot | null>(null);
   const runColumn = useRef<HTMLElement>(null);
   const start = useStartTool({
@@ -524,7 +525,7 @@ export function ToolPanel({
         />
         <RunHistory
           tool={tool}
-          currentJobId={studioStore.getState().runs[tool]?.jobId}
+          currentJobId={currentJobId}
           onUseSettings={(run) => {
             loadRun(run);
             if (typeof window !== 'undefined') window.scrollTo?.({ top: 0, behavior: 'smooth' });
