@@ -79,6 +79,8 @@ export default defineConfig({
         GOOGLE_CLIENT_ID: FAKE_OIDC_CLIENT.id,
         GOOGLE_CLIENT_SECRET: FAKE_OIDC_CLIENT.secret,
         GOOGLE_ISSUER: FAKE_OIDC_URL,
+        // The operator of e2e/ux.spec.ts (set-up notes are shown to operators only).
+        ADMIN_EMAILS: 'operator@example.com',
       },
     },
     {

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
@@ -9,8 +10,24 @@ const SERVER = 'http://localhost:3000';
 const SHARED_VENDOR =
   /node_modules[\\/](?!(supertokens-[^\\/]+|intl-tel-input|react-qr-code|qr\.js|@simplewebauthn|browser-tabs-lock|prop-types)[\\/])/;
 
+/**
+ * Ships the repository README with the build as /README.md: the operator's set-up hint (provider keys)
+ * links to its "AI providers" section on the server they run, with no outside address to keep right.
+ */
+const shipReadme = (): Plugin => ({
+  name: 'lumina-ship-readme',
+  apply: 'build',
+  generateBundle() {
+    this.emitFile({
+      type: 'asset',
+      fileName: 'README.md',
+      source: readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8'),
+    });
+  },
+});
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), shipReadme()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     outDir: 'dist',

@@ -13,6 +13,7 @@ import { creditsRoutes } from './modules/credits/credits.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { toolsRoutes } from './modules/tools/tools.routes.ts';
+import { toolRunsRoutes } from './modules/tool-runs/tool-runs.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -116,6 +117,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
 
   const { tools } = container.services;
   toolsRoutes(app, { tools: tools.service, videos: tools.videos, uploads: config.uploads });
+  toolRunsRoutes(app, tools.runs);
   uploadsRoutes(app, {
     uploads: tools.uploads,
     storage: container.storage,

@@ -29,6 +29,7 @@ import { CreditLedger } from './modules/credits/credit-ledger.service.ts';
 import { ToolJobs } from './modules/tools/tool-jobs.ts';
 import { ToolsService } from './modules/tools/tools.service.ts';
 import { VideosService } from './modules/tools/videos.service.ts';
+import { ToolRunsService } from './modules/tool-runs/tool-runs.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
 import { configureDecodeSlots } from './adapters/media/decode-slots.ts';
 import { createGenerationModule, type GenerationModule } from './modules/generation/generation.module.ts';
@@ -60,6 +61,8 @@ export interface Container {
       service: ToolsService<{ id: string }>;
       videos: VideosService;
       uploads: UploadsService;
+      /** The Studio's history of runs (GET /api/tools/runs). */
+      runs: ToolRunsService;
     };
     webhooks: { fal: FalWebhookVerifier; replicate?: ReplicateWebhookVerifier };
     /** Credit purchases (Stripe, or the development checkout without STRIPE_SECRET_KEY). */
@@ -158,16 +161,18 @@ export async function createContainer(
     heicMaxPixels: config.uploads.heicMaxPixels,
     quotaBytes: config.limits.uploadQuotaBytes,
   });
+  const videos = new VideosService(database.db, storage, generation.bus);
   const tools = {
     registry: toolRegistry,
     uploads,
+    videos,
+    runs: new ToolRunsService({ db: database.db, urls: storage, videos }),
     service: new ToolsService({
       db: database.db,
       jobs: generation.generation,
       registry: toolRegistry,
       uploads,
     }),
-    videos: new VideosService(database.db, storage, generation.bus),
   };
   // Welcome credits: granted at most once per person (the idempotency key), so running this on every
   // sign-in also heals a first sign-in whose grant failed.

@@ -7,6 +7,7 @@ export * from './generation.ts';
 export * from './images.ts';
 export * from './tool-recipe.ts';
 export * from './tools.ts';
+export * from './tool-runs.ts';
 export * from './credits.ts';
 export * from './payments.ts';
 export * from './reviews.ts';

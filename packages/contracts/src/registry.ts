@@ -49,11 +49,14 @@ import {
   editImageContract,
   editImageFileContract,
   productHoldingContract,
+  saveVideoContract,
   toolsContract,
+  unsaveVideoContract,
   uploadImageContract,
   upscaleContract,
   videosContract,
 } from './tools.ts';
+import { toolRunsContract } from './tool-runs.ts';
 import { falWebhookContract, replicateWebhookContract } from './webhooks.ts';
 
 /**
@@ -113,6 +116,9 @@ export const contracts = {
   animate: animateContract,
   videos: videosContract,
   deleteVideo: deleteVideoContract,
+  saveVideo: saveVideoContract,
+  unsaveVideo: unsaveVideoContract,
+  toolRuns: toolRunsContract,
   uploadImage: uploadImageContract,
   convertPreview: convertPreviewContract,
   falWebhook: falWebhookContract,

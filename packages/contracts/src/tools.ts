@@ -208,6 +208,10 @@ export const VideoView = z
     prompt: z.string().nullable(),
     model: z.string(),
     source_image_id: z.uuid().nullable(),
+    source_image: ImageView.nullable().describe(
+      'The image the video was made from, while it still exists (for "Use as input")',
+    ),
+    is_saved: z.boolean().describe('Kept in the saved collection (PUT /api/animate/videos/{id}/save)'),
     url: z.string().nullable().describe('Short-lived URL of the MP4 (H.264)'),
     poster_url: z.string().nullable().describe('Short-lived URL of the poster frame (JPEG)'),
     duration_seconds: z.number().nullable(),
@@ -228,10 +232,35 @@ export const videosContract = defineContract({
   query: z.object({
     cursor: PageCursor.optional(),
     limit: pageLimit(100, 24),
+    is_saved: z
+      .enum(['true', 'false'], { error: 'is_saved must be true or false' })
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === 'true'))
+      .describe('true: only saved videos'),
   }),
   response: z
     .object({ items: z.array(VideoView), next_cursor: z.string().nullable() })
     .meta({ id: 'VideoPage' }),
+});
+
+const videoId = z.object({ id: z.uuid('Not a video id') });
+
+export const saveVideoContract = defineContract({
+  method: 'PUT',
+  path: '/api/animate/videos/{id}/save',
+  summary: 'Save a finished video to the collection',
+  tags: ['tools'],
+  params: videoId,
+  response: VideoView,
+});
+
+export const unsaveVideoContract = defineContract({
+  method: 'DELETE',
+  path: '/api/animate/videos/{id}/save',
+  summary: 'Remove a video from the saved collection (the video itself stays)',
+  tags: ['tools'],
+  params: videoId,
+  response: VideoView,
 });
 
 export const deleteVideoContract = defineContract({
@@ -239,7 +268,7 @@ export const deleteVideoContract = defineContract({
   path: '/api/animate/videos/{id}',
   summary: 'Delete a finished video and its files',
   tags: ['tools'],
-  params: z.object({ id: z.uuid('Not a video id') }),
+  params: videoId,
   response: z.object({ deleted: z.literal(true) }),
 });
 

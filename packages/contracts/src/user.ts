@@ -5,6 +5,11 @@ export const UserProfile = z
   .object({
     id: z.uuid(),
     email: z.string().nullable().describe('The sign-in email; null for phone-only accounts'),
+    is_operator: z
+      .boolean()
+      .describe(
+        'True for an operator of this server (an ADMIN_EMAILS account): the web shows set-up hints only to them',
+      ),
   })
   .meta({ id: 'UserProfile' });
 export type UserProfile = z.infer<typeof UserProfile>;

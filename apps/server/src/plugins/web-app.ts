@@ -22,6 +22,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The README shipped with the build (operators' set-up hint links to it): readable in the browser.
+        if (filePath.endsWith('.md')) res.header('content-type', 'text/plain; charset=utf-8');
       },
     });
   }

@@ -10,10 +10,19 @@ const EnvSchema = z.object({
     .union([z.url({ protocol: /^https?$/ }), z.string().regex(/^\/\S*$/), z.literal('')])
     .optional()
     .transform((value) => (value ?? '').replace(/\/+$/, '')),
+  /**
+   * Where the operator's set-up hint links for provider keys. By default the README shipped with the
+   * web build (the build copies it to /README.md), at its "AI providers" section.
+   */
+  VITE_PROVIDER_DOCS_URL: z
+    .union([z.url({ protocol: /^https?$/ }), z.string().regex(/^\/\S*$/), z.literal('')])
+    .optional()
+    .transform((value) => value || '/README.md#ai-providers'),
 });
 
 export interface Env {
   apiBase: string;
+  providerDocsUrl: string;
 }
 
 export function parseEnv(source: Record<string, unknown>): Env {
@@ -21,7 +30,10 @@ export function parseEnv(source: Record<string, unknown>): Env {
   if (!result.success) {
     throw new Error(`Invalid web configuration:\n${z.prettifyError(result.error)}`);
   }
-  return Object.freeze({ apiBase: result.data.VITE_API_BASE });
+  return Object.freeze({
+    apiBase: result.data.VITE_API_BASE,
+    providerDocsUrl: result.data.VITE_PROVIDER_DOCS_URL,
+  });
 }
 
 export const env: Env = parseEnv(import.meta.env);

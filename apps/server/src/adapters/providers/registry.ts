@@ -103,7 +103,8 @@ export class ProviderRegistry {
 
   private reason(model: ModelEntry): string {
     // Operators configure FAL_KEY / REPLICATE_API_TOKEN; people only need to know it is off here.
-    if (model.provider === 'local') return 'the local engine is not running on this server.';
-    return `this server has no ${VENDOR_LABEL[model.provider]} key configured.`;
+    // A sentence of its own (the web shows it alone), worded as the tool catalogue's reason is.
+    if (model.provider === 'local') return 'The local engine is not running on this server.';
+    return `This server has no ${VENDOR_LABEL[model.provider]} key configured.`;
   }
 }

@@ -1,4 +1,5 @@
 import {
+  boolean,
   index,
   integer,
   jsonb,
@@ -38,6 +39,8 @@ export const videos = pgTable(
     modelId: text('model_id').notNull(),
     provider: text('provider').notNull(),
     recipe: jsonb('recipe').$type<Record<string, unknown>>(),
+    /** Kept in the saved collection (the Animate result's Save, the Gallery's Videos view). */
+    isSaved: boolean('is_saved').notNull().default(false),
     // Milliseconds, as page cursors carry them (see images.createdAt).
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

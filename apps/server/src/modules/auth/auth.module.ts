@@ -75,7 +75,7 @@ export function createAuthModule(
       refreshTokenLifetimeMinutes: auth.refreshTokenLifetimeMinutes,
       refreshTokenReuseGraceSeconds: auth.refreshTokenReuseGraceSeconds,
     }),
-    users: new UserDirectory(db, clock),
+    users: new UserDirectory(db, clock, config.generation.adminEmails),
     passwordless: new PasswordlessService(db, clock, mailer, sms, log, {
       ...auth.passwordless,
       webUrl: auth.webUrl,

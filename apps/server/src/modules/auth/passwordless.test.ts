@@ -406,7 +406,11 @@ describe(`passwordless on ${testDb}`, () => {
   it('returns the user profile for the token of a phone-less email user', async () => {
     const address = email('profile');
     const s = await signIn(env, address);
-    expect((await getUser(env.app, s.accessToken)).json()).toEqual({ id: s.userId, email: address });
+    expect((await getUser(env.app, s.accessToken)).json()).toEqual({
+      id: s.userId,
+      email: address,
+      is_operator: false,
+    });
     expect(authOf(env).mailbox).toBeDefined();
   });
 });

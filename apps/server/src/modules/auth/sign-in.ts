@@ -38,12 +38,15 @@ export async function completeSignIn(
     withAntiCsrfToken: mode === 'cookie' && auth.cookies.antiCsrf === 'via-token',
   });
   sendTokens(auth, reply, mode, tokens);
-  const profile = await auth.users.profile(result.user.id);
-  await auth.hooks.run(profile, {
-    isNewUser: result.isNewUser,
-    tenantId: context.tenantId,
-    factorId: context.factorId,
-  });
+  const { id, email } = await auth.users.profile(result.user.id);
+  await auth.hooks.run(
+    { id, email },
+    {
+      isNewUser: result.isNewUser,
+      tenantId: context.tenantId,
+      factorId: context.factorId,
+    },
+  );
   return { status: 'OK', createdNewRecipeUser: result.createdNewRecipeUser, user: result.user };
 }
 

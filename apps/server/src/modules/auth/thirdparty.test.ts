@@ -125,6 +125,7 @@ describe(`third-party sign-in (Google through a local OpenID provider) on ${test
     expect((await getUser(env.app, token)).json()).toEqual({
       id: result.user.id,
       email: 'gina@example.test',
+      is_operator: false,
     });
     expect(decodeFrontToken(String(res.headers['front-token'])).up['st-mfa']).toMatchObject({
       c: { thirdparty: expect.any(Number) },

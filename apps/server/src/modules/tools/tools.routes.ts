@@ -223,6 +223,18 @@ export function toolsRoutes(app: FastifyInstance, deps: ToolRouteDeps): void {
   route(app, contracts.videos, async ({ user, query }) => videos.list(user.id, query), auth);
   route(
     app,
+    contracts.saveVideo,
+    async ({ user, params }) => videos.setSaved(user.id, params.id, true),
+    auth,
+  );
+  route(
+    app,
+    contracts.unsaveVideo,
+    async ({ user, params }) => videos.setSaved(user.id, params.id, false),
+    auth,
+  );
+  route(
+    app,
     contracts.deleteVideo,
     async ({ user, params }) => {
       await videos.delete(user.id, params.id);

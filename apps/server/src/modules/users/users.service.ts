@@ -22,6 +22,8 @@ export class UserDirectory {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    /** Operators by email (ADMIN_EMAILS, lower-cased). */
+    private readonly adminEmails: readonly string[] = [],
   ) {}
 
   async get(userId: string): Promise<FdiUser | undefined> {
@@ -29,13 +31,15 @@ export class UserDirectory {
     return user ? toFdiUser(user, await repo.loginMethodsOf(this.db, userId)) : undefined;
   }
 
-  /** The product's view of a user: `{ id, email }`. */
-  async profile(userId: string): Promise<{ id: string; email: string | null }> {
+  /** The product's view of a user: `{ id, email, is_operator }`. */
+  async profile(userId: string): Promise<{ id: string; email: string | null; is_operator: boolean }> {
     const user = await repo.findUser(this.db, userId);
     if (!user) throw notFound('The user');
     const email =
       user.email ?? (await repo.loginMethodsOf(this.db, userId)).find((m) => m.email)?.email ?? null;
-    return { id: user.id, email };
+    // An operator is named by the email the account signs in with (images.service.ts decides the same way).
+    const isOperator = email !== null && this.adminEmails.includes(email.toLowerCase());
+    return { id: user.id, email, is_operator: isOperator };
   }
 
   async passwordlessMethod(contact: { email?: string; phoneNumber?: string }) {

@@ -8,6 +8,7 @@ import { ImagesIcon } from '@/components/ui/icons';
 import { GalleryView } from '@/features/gallery/components/gallery-view';
 import { useModels } from '@/features/generate/api/get-models';
 import { lockSeed, remixInto } from '@/features/generate/hooks/use-remix';
+import { VideoList } from '@/features/studio/components/video-list';
 import { sendToStudio } from '@/features/studio/stores/studio-store';
 
 /**
@@ -40,6 +41,9 @@ export default function GalleryRoute() {
         onRemix={remix}
         onUseSeed={reuseSeed}
         onOpenInStudio={openInStudio}
+        renderVideos={() => (
+          <VideoList onUseAs={openInStudio} heading={false} columns="sm:grid-cols-2 lg:grid-cols-3" />
+        )}
       />
     </div>
   );

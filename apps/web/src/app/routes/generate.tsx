@@ -1,4 +1,5 @@
 import { useCallback, useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ImageView, JobView, Tool } from '@lumina/contracts';
@@ -6,9 +7,11 @@ import { paths } from '@/config/paths';
 import { PageHeader } from '@/components/layouts/page-header';
 import { useDocumentTitle } from '@/components/layouts/use-document-title';
 import { SparklesIcon } from '@/components/ui/icons';
+import { useUser } from '@/features/auth/api/get-user';
 import { useCreditBalance, useRefreshCreditBalance } from '@/features/credits/api/get-credit-balance';
 import { JobResults } from '@/features/gallery/components/job-results';
 import { useModels } from '@/features/generate/api/get-models';
+import { forgetJobImage } from '@/features/generate/api/get-progress';
 import { GenerateStudio } from '@/features/generate/components/generate-studio';
 import { lockSeed, useRemix } from '@/features/generate/hooks/use-remix';
 import { sendToStudio } from '@/features/studio/stores/studio-store';
@@ -27,6 +30,9 @@ export default function GenerateRoute() {
     return (id: string) => names.get(id);
   }, [models.data]);
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { profile } = useUser();
+  const onDeleted = useCallback((image: ImageView) => forgetJobImage(queryClient, image.id), [queryClient]);
   const openInStudio = useCallback(
     (tool: Tool, image: ImageView) => {
       sendToStudio(tool, image);
@@ -42,9 +48,10 @@ export default function GenerateRoute() {
         onUseSeed={lockSeed}
         modelName={modelName}
         onOpenInStudio={openInStudio}
+        onDeleted={onDeleted}
       />
     ),
-    [remix, modelName, openInStudio],
+    [remix, modelName, openInStudio, onDeleted],
   );
   return (
     <div className="flex flex-col gap-8">
@@ -53,6 +60,7 @@ export default function GenerateRoute() {
         balance={balance.data?.balance}
         onCreditsChanged={refreshBalance}
         renderResults={renderResults}
+        isOperator={profile.isOperator}
       />
     </div>
   );

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '@/components/layouts/page-header';
 import { useDocumentTitle } from '@/components/layouts/use-document-title';
 import { WandIcon } from '@/components/ui/icons';
+import { useUser } from '@/features/auth/api/get-user';
 import { useCreditBalance, useRefreshCreditBalance } from '@/features/credits/api/get-credit-balance';
 import { progressQueryKey, useProgress } from '@/features/generate/api/get-progress';
 import { useJobTransitions } from '@/features/generate/hooks/use-job-transitions';
@@ -21,6 +22,7 @@ export default function StudioRoute() {
   const queryClient = useQueryClient();
   const balance = useCreditBalance();
   const refreshBalance = useRefreshCreditBalance();
+  const { profile } = useUser();
   const stream = useProgressSync();
   const progress = useProgress({ live: stream === 'live' });
   // A failed or cancelled tool job was refunded: the header balance follows.
@@ -37,6 +39,7 @@ export default function StudioRoute() {
         jobs={progress.data?.jobs}
         onCreditsChanged={refreshBalance}
         onJobStarted={onJobStarted}
+        isOperator={profile.isOperator}
       />
     </div>
   );

@@ -31,12 +31,13 @@ describe('GET /api/user profile', () => {
   it('sends the bearer token and accepts a profile with an email', async () => {
     server.route('GET', '/api/user', (req, res) =>
       req.headers.authorization === 'Bearer token-1'
-        ? json(res, 200, { id: USER_ID, email: 'ada@example.com' })
+        ? json(res, 200, { id: USER_ID, email: 'ada@example.com', is_operator: true })
         : json(res, 401, { detail: 'no' }),
     );
     await expect(getUser(undefined, source('token-1'))).resolves.toEqual({
       id: USER_ID,
       email: 'ada@example.com',
+      isOperator: true,
     });
   });
 
@@ -52,7 +53,9 @@ describe('GET /api/user profile', () => {
   });
 
   it('fails with "email not found" when the profile has no email', async () => {
-    server.route('GET', '/api/user', (_req, res) => json(res, 200, { id: USER_ID, email: null }));
+    server.route('GET', '/api/user', (_req, res) =>
+      json(res, 200, { id: USER_ID, email: null, is_operator: false }),
+    );
     expect(await reasonOf(getUser(undefined, source('token-1')))).toBe('emailNotFound');
   });
 });

@@ -7,10 +7,12 @@ import { getAccessToken, useSession } from '@/lib/auth';
 export interface UserProfile {
   id: string | null;
   email: string | null;
+  /** An operator of this server (ADMIN_EMAILS): only they see set-up hints such as missing provider keys. */
+  isOperator: boolean;
 }
 
 /** The profile when there is no session or it could not be loaded (spec section 3). */
-export const EMPTY_PROFILE: UserProfile = Object.freeze({ id: null, email: null });
+export const EMPTY_PROFILE: UserProfile = Object.freeze({ id: null, email: null, isOperator: false });
 
 /** Why a profile could not be loaded; each maps to one of the spec's messages in the translation file. */
 export type ProfileErrorReason = 'noAccessToken' | 'fetchFailed' | 'emailNotFound';
@@ -43,7 +45,7 @@ export async function getUser(signal?: AbortSignal, source: ProfileSource = {}):
     throw new ProfileError('fetchFailed', { cause });
   }
   if (typeof data.email !== 'string' || !data.email.trim()) throw new ProfileError('emailNotFound');
-  return { id: data.id, email: data.email };
+  return { id: data.id, email: data.email, isOperator: data.is_operator };
 }
 
 /** Transient failures are retried like other queries; a missing token or email is not. */

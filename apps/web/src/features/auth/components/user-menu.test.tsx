@@ -62,7 +62,7 @@ describe('header account area', () => {
 
   it("shows the user's email and a sign-out button when signed in", async () => {
     server.route('GET', '/api/user', (_req, res) =>
-      json(res, 200, { id: USER_ID, email: 'ada@example.com' }),
+      json(res, 200, { id: USER_ID, email: 'ada@example.com', is_operator: false }),
     );
     sessionStore.setState({ status: 'signedIn', userId: 'u-1' });
     renderMenu();
@@ -71,7 +71,10 @@ describe('header account area', () => {
   });
 
   it.each([
-    ['emailNotFound', (res: Parameters<typeof json>[0]) => json(res, 200, { id: USER_ID, email: null })],
+    [
+      'emailNotFound',
+      (res: Parameters<typeof json>[0]) => json(res, 200, { id: USER_ID, email: null, is_operator: false }),
+    ],
     ['fetchFailed', (res: Parameters<typeof json>[0]) => json(res, 404, { detail: 'gone' })],
   ] as const)('shows the spec message when the profile fails (%s)', async (reason, reply) => {
     server.route('GET', '/api/user', (_req, res) => reply(res));

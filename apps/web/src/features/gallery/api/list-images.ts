@@ -8,7 +8,7 @@ import {
 import { listImagesContract, PAGE_SIZE_MAX } from '@lumina/contracts';
 import { api, type CallOptions } from '@/lib/api-client';
 
-export type GalleryTab = 'all' | 'saved' | 'favorites' | 'examples';
+export type GalleryTab = 'all' | 'saved' | 'favorites' | 'videos' | 'examples';
 
 export interface GalleryFilters {
   tab: GalleryTab;

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ImageView } from '@lumina/contracts';
@@ -11,7 +11,7 @@ import { useInfiniteSentinel } from '../hooks/use-infinite-sentinel';
 import type { OpenInStudio } from '../utils/tool-output';
 import { ImageGrid } from './image-grid';
 
-const TABS: readonly GalleryTab[] = ['all', 'saved', 'favorites', 'examples'];
+const TABS: readonly GalleryTab[] = ['all', 'saved', 'favorites', 'videos', 'examples'];
 
 export interface GalleryViewProps {
   /** Models for the filter (id and display name). */
@@ -20,13 +20,17 @@ export interface GalleryViewProps {
   onUseSeed?: (seed: number) => void;
   /** Hands an image to a Studio tool; without it the lightbox offers no Studio actions. */
   onOpenInStudio?: OpenInStudio;
+  /** The Videos view (the page composes the Studio's video list); without it there is no Videos tab. */
+  renderVideos?: () => ReactNode;
 }
 
 /** Reads the gallery's tab, category and model from the URL, so a reload or a shared link shows the same view. */
-function useGalleryFilters(): [GalleryFilters, (patch: Partial<GalleryFilters>) => void] {
+function useGalleryFilters(
+  tabs: readonly GalleryTab[],
+): [GalleryFilters, (patch: Partial<GalleryFilters>) => void] {
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
-  const tab = TABS.includes(tabParam as GalleryTab) ? (tabParam as GalleryTab) : 'all';
+  const tab = tabs.includes(tabParam as GalleryTab) ? (tabParam as GalleryTab) : 'all';
   const filters: GalleryFilters = {
     tab,
     category: tab === 'examples' ? (params.get('category') ?? undefined) : undefined,
@@ -44,9 +48,10 @@ function useGalleryFilters(): [GalleryFilters, (patch: Partial<GalleryFilters>) 
   return [filters, update];
 }
 
-export function GalleryView({ models, onRemix, onUseSeed, onOpenInStudio }: GalleryViewProps) {
+export function GalleryView({ models, onRemix, onUseSeed, onOpenInStudio, renderVideos }: GalleryViewProps) {
   const { t } = useTranslation();
-  const [filters, update] = useGalleryFilters();
+  const tabs = renderVideos ? TABS : TABS.filter((tab) => tab !== 'videos');
+  const [filters, update] = useGalleryFilters(tabs);
   const modelName = useMemo(() => {
     const names = new Map(models?.map((m) => [m.id, m.display_name]));
     return (id: string) => names.get(id);
@@ -60,7 +65,7 @@ export function GalleryView({ models, onRemix, onUseSeed, onOpenInStudio }: Gall
           aria-label={t('gallery.tabsLabel')}
           className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-1 sm:pb-0"
         >
-          {TABS.map((tab) => {
+          {tabs.map((tab) => {
             const selected = tab === filters.tab;
             return (
               <button
@@ -82,7 +87,7 @@ export function GalleryView({ models, onRemix, onUseSeed, onOpenInStudio }: Gall
             );
           })}
         </div>
-        {models && models.length > 0 && (
+        {models && models.length > 0 && filters.tab !== 'videos' && (
           <label className="flex items-center gap-2 text-sm">
             <span className="text-zinc-600 dark:text-zinc-400">{t('gallery.modelFilter')}</span>
             <select
@@ -109,13 +114,17 @@ export function GalleryView({ models, onRemix, onUseSeed, onOpenInStudio }: Gall
 
       <div role="tabpanel" id="gallery-panel" aria-labelledby={`gallery-tab-${filters.tab}`}>
         <ErrorBoundary key={JSON.stringify(filters)}>
-          <GalleryResults
-            filters={filters}
-            modelName={modelName}
-            onRemix={onRemix}
-            onUseSeed={onUseSeed}
-            onOpenInStudio={onOpenInStudio}
-          />
+          {filters.tab === 'videos' && renderVideos ? (
+            renderVideos()
+          ) : (
+            <GalleryResults
+              filters={filters}
+              modelName={modelName}
+              onRemix={onRemix}
+              onUseSeed={onUseSeed}
+              onOpenInStudio={onOpenInStudio}
+            />
+          )}
         </ErrorBoundary>
       </div>
     </div>

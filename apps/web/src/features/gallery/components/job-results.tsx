@@ -23,7 +23,7 @@ export function JobResults({
       <ImageGrid
         images={found}
         placeholders={Math.max(0, stillComing) + Math.max(0, loading)}
-        dense
+        layout="batch"
         {...props}
       />
       {images.isError && (

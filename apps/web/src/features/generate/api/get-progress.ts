@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { progressContract, type JobView } from '@lumina/contracts';
 import { api } from '@/lib/api-client';
 
@@ -31,3 +31,25 @@ export function useProgress({ live }: { live: boolean }) {
       !live && (query.state.data?.jobs ?? []).some(isActiveJob) ? PROGRESS_POLL_MS : false,
   });
 }
+
+/**
+ * An image was deleted: drop it from its job at once (the live stream only speaks when a job changes),
+ * so a job whose every image is gone leaves no empty card behind.
+ */
+export function forgetJobImage(queryClient: QueryClient, imageId: string): void {
+  queryClient.setQueryData<{ jobs: JobView[] }>(progressQueryKey, (old) =>
+    old
+      ? {
+          jobs: old.jobs.map((job) =>
+            job.image_ids.includes(imageId)
+              ? { ...job, image_ids: job.image_ids.filter((id) => id !== imageId) }
+              : job,
+          ),
+        }
+      : old,
+  );
+}
+
+/** A finished job with none of its images left (all deleted): nothing to show. */
+export const isEmptiedJob = (job: Pick<JobView, 'status' | 'image_ids' | 'num_images'>) =>
+  job.status === 'succeeded' && job.num_images > 0 && job.image_ids.length === 0;

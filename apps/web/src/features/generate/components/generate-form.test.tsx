@@ -79,6 +79,15 @@ describe('generate form', () => {
     expect(screen.queryByTestId('insufficient-credits')).toBeNull();
   });
 
+  it('says "1 credit", not "1 credits", when one credit is missing', async () => {
+    const one = [{ ...models[0]!, credit_cost: 1, max_images: 1 }];
+    renderWithApp(<GenerateForm models={one} balance={0} />, { i18n });
+    await waitFor(() => expect(submitButton().textContent).toBe('Generate · 1 credit'));
+    expect(screen.getByTestId('insufficient-credits').textContent).toContain(
+      'This needs 1 credit and you have 0.',
+    );
+  });
+
   it('lists unavailable models disabled with the reason, and notes the local engine honestly', async () => {
     renderWithApp(<GenerateForm models={models} balance={100} />, { i18n });
     const proRadio = (await screen.findByRole('radio', { name: /SDXL Pro/ })) as HTMLInputElement;

@@ -319,7 +319,12 @@ export function GenerateForm({
         </details>
       )}
 
-      <div className="flex flex-col gap-3">
+      {/* The action stays on screen: the bottom of the screen while the form reaches past it on wide screens, a bar along the
+          bottom of the screen on phones (the page leaves room for it). */}
+      <div
+        data-testid="generate-actions"
+        className="flex flex-col gap-3 border-zinc-200 bg-white/95 backdrop-blur max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-30 max-lg:border-t max-lg:px-4 max-lg:pt-3 max-lg:pb-[max(0.75rem,env(safe-area-inset-bottom))] max-lg:shadow-[0_-8px_24px_rgba(0,0,0,0.08)] lg:sticky lg:bottom-0 lg:-mx-6 lg:rounded-b-3xl lg:px-6 lg:pt-3 lg:pb-6 dark:border-zinc-800 dark:bg-zinc-900/95"
+      >
         {unavailable && (
           <p role="status" className="text-sm text-amber-700 dark:text-amber-300">
             {model.unavailable_reason ?? t('generate.form.unavailable')}
@@ -331,7 +336,7 @@ export function GenerateForm({
             data-testid="insufficient-credits"
             className="rounded-2xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset dark:bg-amber-500/10 dark:text-amber-100 dark:ring-amber-500/30"
           >
-            {t('generate.form.notEnough', { cost, balance: balance ?? 0, missing: afford.missing })}{' '}
+            {t('generate.form.notEnough', { count: cost, balance: balance ?? 0, missing: afford.missing })}{' '}
             <Link to={paths.credits} className="font-semibold underline underline-offset-2">
               {t('generate.form.buyCredits')}
             </Link>

@@ -6,7 +6,7 @@ import type { JobView } from '@lumina/contracts';
 import { json, type LocalServer } from '@/testing/local-server';
 import { fakeJob, fakeModel, renderWithApp, startApiServer } from '@/testing/app-harness';
 import commonEn from '../../../../public/locales/en/common.json';
-import { progressQueryKey } from '../api/get-progress';
+import { forgetJobImage, progressQueryKey } from '../api/get-progress';
 import { GenerateStudio } from './generate-studio';
 
 let server: LocalServer;
@@ -57,7 +57,13 @@ describe('live progress', () => {
     );
     expect(within(card).getByTestId('job-detail').textContent).toBe('step 7/20');
 
-    const done = { ...job, status: 'succeeded' as const, queue_position: null, percent: 100 };
+    const done = {
+      ...job,
+      status: 'succeeded' as const,
+      queue_position: null,
+      percent: 100,
+      image_ids: ['30000000-0000-4000-8000-000000000001'],
+    };
     stream?.write(snapshot([done]));
     await waitFor(() =>
       expect(within(card).getByTestId('job-status').textContent).toBe(commonEn.generate.status.succeeded),
@@ -108,4 +114,68 @@ describe('live progress', () => {
     await new Promise((r) => setTimeout(r, 2_500));
     expect(polls).toBe(settled);
   }, 20_000);
+
+  it('drops a finished job from the list once every image it made was deleted: no empty card', async () => {
+    server.route('GET', '/api/progress/stream', (_req, res) =>
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"down"}'),
+    );
+    const ids = ['30000000-0000-4000-8000-00000000000a', '30000000-0000-4000-8000-00000000000b'];
+    const job = fakeJob({
+      status: 'succeeded',
+      queue_position: null,
+      percent: 100,
+      num_images: 2,
+      image_ids: ids,
+    });
+    server.route('GET', '/api/progress', (_req, res) => json(res, 200, { jobs: [job] }));
+    const { queryClient } = renderWithApp(
+      <GenerateStudio balance={10} streamOptions={{ getToken: () => null, reconnectDelayMs: 60_000 }} />,
+      { i18n },
+    );
+    await screen.findByTestId('job-card');
+    forgetJobImage(queryClient, ids[0]!);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getAllByTestId('job-card')).toHaveLength(1);
+    forgetJobImage(queryClient, ids[1]!);
+    await waitFor(() => expect(screen.queryByTestId('job-card')).toBeNull());
+  });
+
+  it('shows customers only the models they can use, and the operator a dismissable set-up note', async () => {
+    server.route('GET', '/api/progress', (_req, res) => json(res, 200, { jobs: [] }));
+    server.route('GET', '/api/models', (_req, res) =>
+      json(res, 200, {
+        models: [
+          fakeModel(),
+          fakeModel({
+            id: 'fal-flux',
+            display_name: 'FLUX (fal.ai)',
+            provider: 'fal',
+            available: false,
+            unavailable_reason: 'This server has no fal.ai key configured.',
+          }),
+        ],
+      }),
+    );
+    window.localStorage.clear();
+    const customer = renderWithApp(<GenerateStudio balance={10} />, { i18n });
+    await screen.findByTestId('generate-form');
+    expect(screen.queryByText('FLUX (fal.ai)')).toBeNull();
+    expect(screen.queryByText(/key configured/)).toBeNull();
+    expect(screen.queryByTestId('operator-setup-hint')).toBeNull();
+    customer.unmount();
+
+    const operator = renderWithApp(<GenerateStudio balance={10} isOperator />, { i18n });
+    const hint = await screen.findByTestId('operator-setup-hint');
+    expect(hint.textContent).toContain('1 model is hidden');
+    expect(within(hint).getByRole('link').getAttribute('href')).toBe('/README.md#ai-providers');
+    expect(screen.queryByText('FLUX (fal.ai)')).toBeNull();
+    within(hint).getByTestId('operator-setup-hint-dismiss').click();
+    await waitFor(() => expect(screen.queryByTestId('operator-setup-hint')).toBeNull());
+    operator.unmount();
+    // Remembered: it does not come back.
+    renderWithApp(<GenerateStudio balance={10} isOperator />, { i18n });
+    await screen.findByTestId('generate-form');
+    expect(screen.queryByTestId('operator-setup-hint')).toBeNull();
+    server.route('GET', '/api/models', (_req, res) => json(res, 200, { models: [fakeModel()] }));
+  });
 });

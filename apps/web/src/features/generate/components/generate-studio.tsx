@@ -3,9 +3,11 @@ import { useTranslation } from 'react-i18next';
 import type { JobView, ModelInfo } from '@lumina/contracts';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { SparklesIcon } from '@/components/ui/icons';
+import { ProviderSetupHint } from '@/components/ui/setup-hint';
 import { Spinner } from '@/components/ui/spinner';
+import { afterRender, reveal } from '@/lib/reveal';
 import { useModels } from '../api/get-models';
-import { useProgress } from '../api/get-progress';
+import { isEmptiedJob, useProgress } from '../api/get-progress';
 import { useJobTransitions } from '../hooks/use-job-transitions';
 import { useProgressSync, type ProgressSyncOptions, type StreamState } from '../hooks/use-progress-sync';
 import { findModel } from '../utils/recipe';
@@ -20,22 +22,33 @@ export interface GenerateStudioProps {
   renderResults?: (job: JobView) => ReactNode;
   /** Test seam for the progress stream (base URL, token getter, timings). */
   streamOptions?: ProgressSyncOptions;
+  /** An operator (ADMIN_EMAILS) also sees a set-up note when models are hidden for want of a provider key. */
+  isOperator?: boolean;
 }
 
-/** The generation studio: the form on the left (top on phones), live jobs and their results beside it. */
+/**
+ * The generation studio: the form on the left (top on phones), live jobs and their results beside it.
+ * The Generate button is always on screen (held at the bottom of the screen while the form is in view
+ * on wide screens, a bar at the bottom of the screen on phones) and the new job is brought into view when it starts, so the action
+ * and its progress and results are seen together. Customers see only the models they can use.
+ */
 export function GenerateStudio({
   balance,
   onCreditsChanged,
   renderResults,
   streamOptions,
+  isOperator = false,
 }: GenerateStudioProps) {
   const { t } = useTranslation();
   const models = useModels();
+  const usable = useMemo(() => models.data?.models.filter((m) => m.available) ?? [], [models.data]);
+  const hidden = (models.data?.models.length ?? 0) - usable.length;
   return (
-    <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,27rem)_minmax(0,1fr)]">
+    <div className="grid items-start gap-8 max-lg:pb-24 lg:grid-cols-[minmax(0,27rem)_minmax(0,1fr)]">
       <section
         aria-labelledby="generate-form-heading"
-        className="rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 lg:sticky lg:top-24 dark:border-zinc-800 dark:bg-zinc-900"
+        data-testid="generate-form-panel"
+        className="rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 lg:pb-0 dark:border-zinc-800 dark:bg-zinc-900"
       >
         <h2 id="generate-form-heading" className="sr-only">
           {t('generate.form.label')}
@@ -49,17 +62,26 @@ export function GenerateStudio({
             <p role="alert" className="text-sm text-red-600 dark:text-red-400">
               {models.error.message}
             </p>
-          ) : models.data.models.length === 0 ? (
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('generate.form.noModels')}</p>
           ) : (
-            <GenerateForm
-              models={models.data.models}
-              balance={balance}
-              onSpent={(next) => {
-                onCreditsChanged?.(next);
-                revealJobsOnNarrowScreens();
-              }}
-            />
+            <>
+              {isOperator && (
+                <div className="mb-5">
+                  <ProviderSetupHint id="models" hidden={hidden} />
+                </div>
+              )}
+              {usable.length === 0 ? (
+                <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('generate.form.noModels')}</p>
+              ) : (
+                <GenerateForm
+                  models={usable}
+                  balance={balance}
+                  onSpent={(next) => {
+                    onCreditsChanged?.(next);
+                    afterRender(revealNewestJob);
+                  }}
+                />
+              )}
+            </>
           )}
         </ErrorBoundary>
       </section>
@@ -77,11 +99,15 @@ export function GenerateStudio({
   );
 }
 
-/** On stacked (phone and tablet) layouts the new job appears below the form: bring it into view. */
-function revealJobsOnNarrowScreens() {
-  if (typeof window === 'undefined' || !window.matchMedia || window.matchMedia('(min-width: 1024px)').matches)
-    return;
-  document.getElementById('jobs-heading')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+/**
+ * The new job is the first card under "Your creations": bring it into view (below the sticky header,
+ * above the phone's Generate bar) if it is not already.
+ */
+function revealNewestJob() {
+  if (typeof document === 'undefined') return;
+  const wide = window.matchMedia?.('(min-width: 1024px)').matches ?? true;
+  const first = document.querySelector('[data-testid="job-list"] > li');
+  reveal(first ?? document.getElementById('jobs-heading'), { top: 80, bottom: wide ? 16 : 112 });
 }
 
 function LiveIndicator({ state }: { state: StreamState }) {
@@ -118,7 +144,8 @@ function JobsPanel({
   const jobs = useMemo(
     () =>
       (progress.data?.jobs ?? [])
-        .filter((job) => job.kind === 'generate')
+        // A job whose images were all deleted has nothing left to show.
+        .filter((job) => job.kind === 'generate' && !isEmptiedJob(job))
         .sort((a, b) => b.created_at.localeCompare(a.created_at)),
     [progress.data],
   );

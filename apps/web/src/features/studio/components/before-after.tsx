@@ -54,8 +54,12 @@ export function BeforeAfter({
       onPointerMove={(e) => dragging && moveTo(e.clientX)}
       onPointerUp={() => setDragging(false)}
       onPointerCancel={() => setDragging(false)}
-      className="relative w-full cursor-ew-resize touch-none overflow-hidden rounded-2xl bg-zinc-100 select-none dark:bg-zinc-800"
-      style={{ aspectRatio: `${Math.max(1, width)} / ${Math.max(1, height)}` }}
+      className="relative mx-auto cursor-ew-resize touch-none overflow-hidden rounded-2xl bg-zinc-100 select-none dark:bg-zinc-800"
+      style={{
+        aspectRatio: `${Math.max(1, width)} / ${Math.max(1, height)}`,
+        // As large as the column allows, but never taller than most of the screen.
+        width: `min(100%, calc(70vh * ${(Math.max(1, width) / Math.max(1, height)).toFixed(4)}))`,
+      }}
     >
       <img
         src={after}

@@ -1,4 +1,4 @@
-import { useId, useState, type DragEvent } from 'react';
+import { useId, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon, ImagesIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
@@ -10,7 +10,14 @@ import {
   useStudio,
   type InputSlot,
 } from '../stores/studio-store';
-import { ACCEPTED_FILES, checkFile, formatBytes, type FileProblem } from '../utils/file-input';
+import {
+  ACCEPTED_FILES,
+  checkFile,
+  formatBytes,
+  imageType,
+  sniffFile,
+  type FileProblem,
+} from '../utils/file-input';
 
 /**
  * An image input shared by every tool: drop a file, click to pick one, or choose from the gallery. Shows a
@@ -48,22 +55,44 @@ export function ImageInput({
     return t(`studio.input.problems.${issue.kind}`);
   }
 
-  function take(files: FileList | null | undefined) {
+  const latest = useRef(0);
+
+  /**
+   * Checks a dropped or chosen file where it was dropped: size and name first, then its first bytes
+   * (a text file renamed .png is refused here, with the reason under the drop zone, before anything
+   * is sent). A later file wins over one still being checked.
+   */
+  async function take(files: FileList | null | undefined) {
     const file = files?.[0];
     if (!file) return;
+    const several = files.length > 1;
+    const ticket = ++latest.current;
     const issue = checkFile(file, maxBytes);
     if (issue) {
       setProblem(describe(issue));
       return;
     }
-    setProblem(files.length > 1 ? t('studio.input.problems.several') : null);
-    pickFile(slot, file);
+    const sniffed = await sniffFile(file);
+    if (latest.current !== ticket) return;
+    if (!sniffed) {
+      const named = imageType(file)?.split('/')[1]?.toUpperCase();
+      setProblem(
+        named
+          ? t('studio.input.problems.mismatch', { named: named === 'JPEG' ? 'JPEG' : named })
+          : t('studio.input.problems.notImage'),
+      );
+      // The file is refused: nothing from it stays in the slot.
+      if (studioStore.getState().inputs[slot]?.source === 'file') studioStore.getState().setInput(slot, null);
+      return;
+    }
+    setProblem(several ? t('studio.input.problems.several') : null);
+    pickFile(slot, file, undefined, sniffed);
   }
 
   function onDrop(event: DragEvent) {
     event.preventDefault();
     setDragging(false);
-    take(event.dataTransfer.files);
+    void take(event.dataTransfer.files);
   }
 
   const url = inputUrl(input);
@@ -79,7 +108,7 @@ export function ImageInput({
       data-testid={`input-file-${slot}`}
       aria-describedby={`${ids}-hint${problem ? ` ${ids}-problem` : ''}`}
       onChange={(e) => {
-        take(e.target.files);
+        void take(e.target.files);
         e.target.value = '';
       }}
     />

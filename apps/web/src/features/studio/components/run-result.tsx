@@ -5,11 +5,11 @@ import type { ImageView, Tool } from '@lumina/contracts';
 import { Spinner } from '@/components/ui/spinner';
 import { useToolResults } from '../api/list-images';
 import { useVideos, videosQueryKey } from '../api/list-videos';
-import { inputUrl, type PickedInput, type ToolRun } from '../stores/studio-store';
+import { inputUrl, studioStore, type PickedInput, type ToolRun } from '../stores/studio-store';
 import { BeforeAfter } from './before-after';
 import { ResultActions } from './result-actions';
 import type { RunState } from './run-progress';
-import { VideoFacts, VideoPlayer } from './video-list';
+import { VideoActions, VideoFacts, VideoPlayer } from './video-list';
 
 /** What shows an input in a result: its preview, or the stored copy when the preview could not be made. */
 function sourceUrl(input: PickedInput | undefined): string | null {
@@ -27,17 +27,26 @@ function sourceSize(input: PickedInput | undefined) {
 function Figure({
   label,
   url,
+  size,
   testId,
   children,
 }: {
   label: string;
   url: string | null;
+  /** The picture's pixel size: the box takes its proportions (never cropped); square while unknown. */
+  size?: { width: number; height: number } | null;
   testId?: string;
   children?: ReactNode;
 }) {
   return (
     <figure className="flex flex-col gap-1.5">
-      <div className="flex aspect-square items-center justify-center overflow-hidden rounded-2xl bg-zinc-100 dark:bg-zinc-800">
+      <div
+        className="flex items-center justify-center overflow-hidden rounded-2xl bg-zinc-100 dark:bg-zinc-800"
+        style={{
+          aspectRatio: size ? `${Math.max(1, size.width)} / ${Math.max(1, size.height)}` : '1 / 1',
+          maxHeight: '70vh',
+        }}
+      >
         {url && <img src={url} alt={label} data-testid={testId} className="size-full object-contain" />}
       </div>
       <figcaption className="text-xs text-zinc-500 dark:text-zinc-400">
@@ -58,7 +67,7 @@ export function RunResult({
   job: RunState;
   onUseAs: (tool: Tool, image: ImageView) => void;
 }) {
-  if (run.tool === 'animate') return <AnimateResult run={run} job={job} />;
+  if (run.tool === 'animate') return <AnimateResult run={run} job={job} onUseAs={onUseAs} />;
   return <ImageResult run={run} job={job} onUseAs={onUseAs} />;
 }
 
@@ -73,6 +82,15 @@ function ImageResult({
 }) {
   const { t } = useTranslation();
   const results = useToolResults(job.id, job.image_ids);
+  // The result was deleted (in the Gallery, say): forget the run rather than show an empty card.
+  const gone =
+    job.status === 'succeeded' && results.isSuccess && !results.isFetching && results.data.items.length === 0;
+  useEffect(() => {
+    if (gone && studioStore.getState().runs[run.tool]?.jobId === run.jobId) {
+      studioStore.getState().setRun(run.tool, null);
+    }
+  }, [gone, run.tool, run.jobId]);
+  if (gone) return null;
   if (job.status !== 'succeeded' && job.image_ids.length === 0) return null;
   if (results.isError)
     return (
@@ -100,7 +118,7 @@ function ImageResult({
         {before ? (
           <BeforeAfter before={before} after={image.url} width={image.width} height={image.height} />
         ) : (
-          <Figure label={t('studio.result.result')} url={image.url} testId="result-image" />
+          <Figure label={t('studio.result.result')} url={image.url} size={image} testId="result-image" />
         )}
         <p className="text-sm text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="result-size">
           {run.tool === 'upscale' && from
@@ -124,10 +142,15 @@ function ImageResult({
     body = (
       <div className={`grid gap-3 ${sources.length === 2 ? 'grid-cols-2 sm:grid-cols-3' : 'grid-cols-2'}`}>
         {sources.map((source) => (
-          <Figure key={source.label} label={source.label} url={sourceUrl(source.input)} />
+          <Figure
+            key={source.label}
+            label={source.label}
+            url={sourceUrl(source.input)}
+            size={sourceSize(source.input)}
+          />
         ))}
         <div className={sources.length === 2 ? 'col-span-2 sm:col-span-1' : ''}>
-          <Figure label={t('studio.result.result')} url={image.url} testId="result-image">
+          <Figure label={t('studio.result.result')} url={image.url} size={image} testId="result-image">
             {' · '}
             <span data-testid="result-size" className="tabular-nums">
               {resultSize}
@@ -146,7 +169,15 @@ function ImageResult({
   );
 }
 
-function AnimateResult({ run, job }: { run: ToolRun; job: RunState }) {
+function AnimateResult({
+  run,
+  job,
+  onUseAs,
+}: {
+  run: ToolRun;
+  job: RunState;
+  onUseAs: (tool: Tool, image: ImageView) => void;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const videos = useVideos();
@@ -171,15 +202,7 @@ function AnimateResult({ run, job }: { run: ToolRun; job: RunState }) {
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         <VideoFacts video={video} testId="result-size" />
       </p>
-      {video.url && (
-        <a
-          href={video.url}
-          download={`lumina-video-${video.id.slice(0, 8)}.mp4`}
-          className="self-start rounded-xl border border-zinc-300 px-3 py-1.5 text-sm font-semibold hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-        >
-          {t('studio.videos.download')}
-        </a>
-      )}
+      <VideoActions video={video} onUseAs={onUseAs} />
     </div>
   );
 }

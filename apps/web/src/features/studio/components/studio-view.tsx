@@ -30,10 +30,18 @@ export interface StudioViewProps {
   onCreditsChanged?: (balance?: number) => void;
   /** A run was accepted: the page asks the progress feed for a fresh snapshot. */
   onJobStarted?: () => void;
+  /** The signed-in person runs this server (ADMIN_EMAILS): set-up notes are for them only. */
+  isOperator?: boolean;
 }
 
 /** The Studio: one tab per image tool, the tab kept in the URL so it can be linked and survives a reload. */
-export function StudioView({ balance, jobs, onCreditsChanged, onJobStarted }: StudioViewProps) {
+export function StudioView({
+  balance,
+  jobs,
+  onCreditsChanged,
+  onJobStarted,
+  isOperator = false,
+}: StudioViewProps) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const tool = toolFromParam(params.get('tool'));
@@ -144,6 +152,7 @@ export function StudioView({ balance, jobs, onCreditsChanged, onJobStarted }: St
               onRefunded={() => onCreditsChanged?.()}
               onJobStarted={onJobStarted}
               onUseAs={useAs}
+              isOperator={isOperator}
             />
           )}
         </ErrorBoundary>

@@ -71,8 +71,32 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-const png = (name: string, size: number, type = 'image/png') =>
-  new File([new Uint8Array(size)], name, { type });
+/** The first bytes of each kind of picture (what the drop zone checks before taking a file). */
+const MAGIC: Record<string, number[]> = {
+  png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  jpeg: [0xff, 0xd8, 0xff, 0xe0],
+  heic: [
+    0,
+    0,
+    0,
+    24,
+    ...[...'ftypheic'].map((c) => c.charCodeAt(0)),
+    0,
+    0,
+    0,
+    0,
+    ...[...'mif1heic'].map((c) => c.charCodeAt(0)),
+  ],
+};
+
+/** A file of `size` bytes that starts like the picture its type (or name) says; other types get zeros. */
+const png = (name: string, size: number, type = 'image/png') => {
+  const bytes = new Uint8Array(size);
+  const kind =
+    type === 'image/png' ? 'png' : type === 'image/jpeg' ? 'jpeg' : /\.heic$/i.test(name) ? 'heic' : null;
+  if (kind) bytes.set(MAGIC[kind]!.slice(0, size));
+  return new File([bytes], name, { type });
+};
 
 function renderStudio(props: Partial<StudioViewProps> = {}) {
   const view = renderWithApp(<StudioView balance={10} jobs={[]} {...props} />, { i18n });
@@ -385,6 +409,8 @@ describe('studio tools', () => {
       prompt: 'slow zoom',
       model: 'local-animate',
       source_image_id: null,
+      source_image: null,
+      is_saved: false,
       url: '/files/v1.mp4',
       poster_url: '/files/v1.jpg',
       duration_seconds: 5,

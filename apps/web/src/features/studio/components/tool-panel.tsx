@@ -1,13 +1,25 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PROMPT_MAX_LENGTH, SEED_MAX, type ImageView, type JobView, type Tool } from '@lumina/contracts';
+import {
+  PROMPT_MAX_LENGTH,
+  SEED_MAX,
+  type ImageView,
+  type JobView,
+  type Tool,
+  type ToolRunView,
+} from '@lumina/contracts';
 import { paths } from '@/config/paths';
 import { AlertIcon, SparklesIcon } from '@/components/ui/icons';
+import { ProviderSetupHint } from '@/components/ui/setup-hint';
 import { Spinner } from '@/components/ui/spinner';
+import { afterRender, reveal } from '@/lib/reveal';
 import type { ToolCatalogue, ToolModel } from '../api/get-tools';
+import { toolRunsQueryKey, useToolRuns } from '../api/list-runs';
 import { InvalidFields, useStartTool } from '../api/start-tool';
 import {
+  galleryInput,
   inputSize,
   pickImage,
   studioStore,
@@ -19,10 +31,12 @@ import {
   type ToolRun,
 } from '../stores/studio-store';
 import { affordability, toolCost, upscaledSize } from '../utils/cost';
+import { formsFromHistory, runFromHistory } from '../utils/history';
 import { startBlocker } from '../utils/readiness';
 import { GalleryPicker } from './gallery-picker';
 import { ImageInput } from './image-input';
 import { isActiveStatus, RunProgress, type RunState } from './run-progress';
+import { RunHistory } from './run-history';
 import { RunResult } from './run-result';
 import { ToolModelPicker } from './tool-model-picker';
 import { VideoList } from './video-list';
@@ -41,6 +55,8 @@ export interface ToolPanelProps {
   /** After a run was accepted: the progress feed should look again. */
   onJobStarted?: () => void;
   onUseAs: (tool: Tool, image: ImageView) => void;
+  /** An operator (ADMIN_EMAILS) also sees a set-up note when models are hidden for want of a provider key. */
+  isOperator?: boolean;
 }
 
 /** The model a tool starts with: the catalogue's default when usable, else the first usable one. */
@@ -171,21 +187,33 @@ export function ToolPanel({
   onRefunded,
   onJobStarted,
   onUseAs,
+  isOperator = false,
 }: ToolPanelProps) {
   const { t } = useTranslation();
   const ids = useId();
+  const queryClient = useQueryClient();
   const forms = useStudio((s) => s.forms);
   const inputsBySlot = useStudio((s) => s.inputs);
+  const currentJobId = useStudio((s) => s.runs[tool]?.jobId);
   const [picking, setPicking] = useState<InputSlot | null>(null);
+  const runColumn = useRef<HTMLElement>(null);
   const start = useStartTool({
     onAccepted: (accepted) => {
       onSpent?.(accepted.balance);
       onJobStarted?.();
+      void queryClient.invalidateQueries({ queryKey: [...toolRunsQueryKey, tool] });
+      // Progress and the result appear in the run column: bring it into view with the action.
+      afterRender(() => {
+        const wide = window.matchMedia?.('(min-width: 1024px)').matches ?? true;
+        reveal(runColumn.current, { top: 80, bottom: wide ? 16 : 112 });
+      });
     },
   });
 
   const info = catalogue.tools.find((entry) => entry.tool === tool);
-  const models = info?.models ?? [];
+  // Customers see only the models they can use; the operator is told what is hidden and why.
+  const models = (info?.models ?? []).filter((m) => m.available);
+  const hidden = (info?.models.length ?? 0) - models.length;
   const chosen = forms[tool].model;
   const model = models.find((m) => m.id === chosen) ?? defaultToolModel(models, info?.default_model ?? null);
   const aspectRatio =
@@ -212,6 +240,44 @@ export function ToolPanel({
   const set = <T extends Tool>(which: T, patch: Partial<ToolForms[T]>) =>
     studioStore.getState().setForm(which, patch);
 
+  // A refusal is about the inputs it was given: once they change (a file removed or replaced) it goes.
+  const inputKeys = inputs.map((input) => input?.key ?? 0).join(',');
+  const { reset } = start;
+  useEffect(() => {
+    reset();
+  }, [inputKeys, reset]);
+
+  /** Puts a past run's inputs and settings into the form; returns them for "Run again". */
+  function loadRun(run: ToolRunView) {
+    const store = studioStore.getState();
+    const patch = formsFromHistory(
+      run,
+      store.forms,
+      models.map((m) => m.id),
+    );
+    for (const which of Object.keys(patch) as Tool[]) store.setForm(which, patch[which] ?? {});
+    const picked = run.inputs.map((image) => (image ? galleryInput(image) : null));
+    slots.forEach((slot, i) => {
+      const input = picked[i];
+      if (input) store.setInput(slot, input);
+    });
+    return { forms: studioStore.getState().forms, inputs: picked };
+  }
+
+  function runAgain(run: ToolRunView) {
+    const loaded = loadRun(run);
+    const chosen = models.find((m) => m.id === loaded.forms[tool].model) ?? model;
+    if (!chosen || loaded.inputs.some((input) => !input)) return;
+    const loadedForms: ToolForms = {
+      ...loaded.forms,
+      product_holding: {
+        ...loaded.forms.product_holding,
+        aspectRatio: loaded.forms.product_holding.aspectRatio ?? aspectRatio,
+      },
+    };
+    start.mutate({ tool, model: chosen.id, forms: loadedForms, inputs: loaded.inputs as PickedInput[] });
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
     if (blocker || !model) return;
@@ -230,15 +296,17 @@ export function ToolPanel({
   );
 
   return (
-    <div className="grid grid-cols-1 items-start gap-8 lg:grid-cols-[minmax(0,27rem)_minmax(0,1fr)]">
+    <div className="grid grid-cols-1 items-start gap-8 max-lg:pb-28 lg:grid-cols-[minmax(0,27rem)_minmax(0,1fr)]">
       <section
         aria-labelledby={`${ids}-form`}
-        className="rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 dark:border-zinc-800 dark:bg-zinc-900"
+        data-testid="tool-form-panel"
+        className="rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 lg:pb-0 dark:border-zinc-800 dark:bg-zinc-900"
       >
         <h2 id={`${ids}-form`} className="sr-only">
           {t('studio.form.label', { tool: t(`studio.tools.${tool}.name`) })}
         </h2>
         <form onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid={`tool-form-${tool}`}>
+          {isOperator && <ProviderSetupHint id="tools" hidden={hidden} />}
           {tool === 'product_holding' ? (
             <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">{slots.map(inputFor)}</div>
           ) : (
@@ -385,14 +453,19 @@ export function ToolPanel({
             </p>
           )}
 
-          <div className="flex flex-col gap-3">
+          {/* The action stays on screen: the bottom of the screen while the form reaches past it on wide screens, a bar along
+              the bottom of the screen on phones (the page leaves room for it). */}
+          <div
+            data-testid="tool-actions"
+            className="flex flex-col gap-3 border-zinc-200 bg-white/95 backdrop-blur max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-30 max-lg:border-t max-lg:px-4 max-lg:pt-3 max-lg:pb-[max(0.75rem,env(safe-area-inset-bottom))] max-lg:shadow-[0_-8px_24px_rgba(0,0,0,0.08)] lg:sticky lg:bottom-0 lg:-mx-6 lg:rounded-b-3xl lg:px-6 lg:pt-3 lg:pb-6 dark:border-zinc-800 dark:bg-zinc-900/95"
+          >
             {!afford.ok && (
               <p
                 role="status"
                 data-testid="insufficient-credits"
                 className="rounded-2xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset dark:bg-amber-500/10 dark:text-amber-100 dark:ring-amber-500/30"
               >
-                {t('studio.form.notEnough', { cost, balance: balance ?? 0, missing: afford.missing })}{' '}
+                {t('studio.form.notEnough', { count: cost, balance: balance ?? 0, missing: afford.missing })}{' '}
                 <Link to={paths.credits} className="font-semibold underline underline-offset-2">
                   {t('studio.form.buyCredits')}
                 </Link>
@@ -438,7 +511,11 @@ export function ToolPanel({
         </form>
       </section>
 
-      <section aria-labelledby={`${ids}-run`} className="flex min-w-0 flex-col gap-6">
+      <section
+        ref={runColumn}
+        aria-labelledby={`${ids}-run`}
+        className="flex min-w-0 scroll-mt-20 flex-col gap-6"
+      >
         <RunColumn
           headingId={`${ids}-run`}
           tool={tool}
@@ -446,7 +523,17 @@ export function ToolPanel({
           onRefunded={onRefunded}
           onUseAs={onUseAs}
         />
-        {tool === 'animate' && <VideoList />}
+        <RunHistory
+          tool={tool}
+          currentJobId={currentJobId}
+          onUseSettings={(run) => {
+            loadRun(run);
+            if (typeof window !== 'undefined') window.scrollTo?.({ top: 0, behavior: 'smooth' });
+          }}
+          onRunAgain={runAgain}
+          canRunAgain={() => afford.ok && !start.isPending && !!model}
+        />
+        {tool === 'animate' && <VideoList onUseAs={onUseAs} />}
       </section>
 
       {picking && (
@@ -515,7 +602,12 @@ function RunColumn({
   onUseAs: (tool: Tool, image: ImageView) => void;
 }) {
   const { t } = useTranslation();
-  const run = useStudio((s) => s.runs[tool]);
+  const started = useStudio((s) => s.runs[tool]);
+  // After a reload (or on another device) the newest run kept on the server is the result shown.
+  const history = useToolRuns(tool);
+  const newest = history.data?.pages[0]?.items[0];
+  const fromServer = useMemo(() => (newest ? runFromHistory(newest) : undefined), [newest]);
+  const run = started ?? fromServer;
   const [cancelled, setCancelled] = useState<JobView | null>(null);
   const job = run ? runState(run, jobs, cancelled) : null;
   return (
@@ -564,9 +656,9 @@ export function runState(
     percent: null,
     message: null,
     queue_position: null,
-    error: null,
-    refunded: false,
+    error: run.known?.error ?? null,
+    refunded: run.known?.refunded ?? false,
     cost: run.cost,
-    image_ids: [],
+    image_ids: run.known?.imageIds ?? [],
   };
 }

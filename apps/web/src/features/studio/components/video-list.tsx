@@ -1,11 +1,82 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { VideoView } from '@lumina/contracts';
-import { DownloadIcon, FilmIcon, TrashIcon } from '@/components/ui/icons';
+import { TOOLS, type ImageView, type Tool, type VideoView } from '@lumina/contracts';
+import { BookmarkIcon, DownloadIcon, FilmIcon, TrashIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { useDeleteVideo } from '../api/delete-video';
 import { isActiveVideo, useVideos } from '../api/list-videos';
+import { useSaveVideo } from '../api/save-video';
 import { formatBytes } from '../utils/file-input';
+
+export type UseAs = (tool: Tool, image: ImageView) => void;
+
+const chip =
+  'inline-flex items-center gap-1.5 rounded-lg border border-zinc-300 px-2.5 py-1 text-xs font-semibold hover:bg-zinc-100 disabled:opacity-60 dark:border-zinc-700 dark:hover:bg-zinc-800';
+
+/**
+ * What a finished video offers besides playing: Save (kept in the collection), Download, and "Use as
+ * input": the image it was made from, into another tool (or Animate again).
+ */
+export function VideoActions({ video, onUseAs }: { video: VideoView; onUseAs?: UseAs }) {
+  const { t } = useTranslation();
+  const save = useSaveVideo();
+  if (!video.url) return null;
+  const source = video.source_image;
+  return (
+    <div className="flex flex-col gap-2" data-testid="video-actions">
+      <div className="flex flex-wrap items-center gap-2">
+        <button
+          type="button"
+          aria-pressed={video.is_saved}
+          disabled={save.isPending}
+          data-testid="video-save"
+          onClick={() => save.mutate({ id: video.id, saved: !video.is_saved })}
+          className={`${chip} ${video.is_saved ? 'border-brand-500 text-brand-700 dark:border-brand-400 dark:text-brand-300' : ''}`}
+        >
+          <BookmarkIcon filled={video.is_saved} />
+          {video.is_saved ? t('studio.videos.saved') : t('studio.videos.save')}
+        </button>
+        <a
+          href={video.url}
+          download={`lumina-video-${video.id.slice(0, 8)}.mp4`}
+          data-testid="video-download"
+          className={chip}
+        >
+          <DownloadIcon />
+          {t('studio.videos.download')}
+        </a>
+      </div>
+      {save.error && (
+        <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+          {save.error.message}
+        </p>
+      )}
+      {source && onUseAs && (
+        <div
+          role="group"
+          aria-label={t('studio.videos.useAs')}
+          className="flex flex-wrap items-center gap-1.5"
+        >
+          <span className="text-xs font-semibold text-zinc-500 dark:text-zinc-400">
+            {t('studio.videos.useAs')}
+          </span>
+          {TOOLS.map((tool) => (
+            <button
+              key={tool}
+              type="button"
+              data-testid={`video-use-as-${tool}`}
+              onClick={() => onUseAs(tool, source)}
+              aria-label={t('studio.videos.useAsLabel', { tool: t(`studio.tools.${tool}.name`) })}
+              className="rounded-full bg-zinc-100 px-2.5 py-0.5 text-xs font-semibold text-zinc-700 hover:bg-brand-100 hover:text-brand-800 dark:bg-zinc-800 dark:text-zinc-300 dark:hover:bg-brand-500/20 dark:hover:text-brand-200"
+            >
+              {t(`studio.tools.${tool}.name`)}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
 
 /** An MP4 that plays in the page, with its poster frame until it starts. */
 export function VideoPlayer({
@@ -54,16 +125,34 @@ export function VideoFacts({ video, testId }: { video: VideoView; testId?: strin
   );
 }
 
-/** The user's videos, newest first: status, poster, length, size, play, download and delete. */
-export function VideoList() {
+/**
+ * The user's videos, newest first: status, poster, length, size, play inline, save, download, use its
+ * image as input, and delete. The Studio's Animate tab and the Gallery's Videos view both show it.
+ */
+export function VideoList({
+  onUseAs,
+  heading = true,
+  columns = 'sm:grid-cols-2',
+}: {
+  onUseAs?: UseAs;
+  /** False where the page already names the list (the Gallery's Videos tab). */
+  heading?: boolean;
+  columns?: string;
+}) {
   const { t } = useTranslation();
   const videos = useVideos();
   const items = videos.data?.items ?? [];
   return (
-    <section aria-labelledby="videos-heading" data-testid="video-list">
-      <h3 id="videos-heading" className="mb-3 text-base font-semibold">
-        {t('studio.videos.title')}
-      </h3>
+    <section
+      aria-labelledby={heading ? 'videos-heading' : undefined}
+      aria-label={heading ? undefined : t('studio.videos.title')}
+      data-testid="video-list"
+    >
+      {heading && (
+        <h3 id="videos-heading" className="mb-3 text-base font-semibold">
+          {t('studio.videos.title')}
+        </h3>
+      )}
       {videos.isPending ? (
         <div className="flex justify-center py-8" aria-busy="true">
           <Spinner />
@@ -77,10 +166,10 @@ export function VideoList() {
           {t('studio.videos.empty')}
         </p>
       ) : (
-        <ul className="grid gap-3 sm:grid-cols-2">
+        <ul className={`grid gap-3 ${columns}`}>
           {items.map((video) => (
             <li key={video.id}>
-              <VideoCard video={video} />
+              <VideoCard video={video} onUseAs={onUseAs} />
             </li>
           ))}
         </ul>
@@ -89,7 +178,7 @@ export function VideoList() {
   );
 }
 
-function VideoCard({ video }: { video: VideoView }) {
+function VideoCard({ video, onUseAs }: { video: VideoView; onUseAs?: UseAs }) {
   const { t } = useTranslation();
   const remove = useDeleteVideo();
   const [confirming, setConfirming] = useState(false);
@@ -127,18 +216,9 @@ function VideoCard({ video }: { video: VideoView }) {
       {video.status === 'failed' && video.error && (
         <p className="text-xs text-red-600 dark:text-red-400">{video.error}</p>
       )}
+      {!active && <VideoActions video={video} onUseAs={onUseAs} />}
       {!active && (
         <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
-          {video.url && (
-            <a
-              href={video.url}
-              download={`lumina-video-${video.id.slice(0, 8)}.mp4`}
-              className="inline-flex items-center gap-1.5 rounded-lg border border-zinc-300 px-2.5 py-1 text-xs font-semibold hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-            >
-              <DownloadIcon />
-              {t('studio.videos.download')}
-            </a>
-          )}
           {confirming ? (
             <>
               <button

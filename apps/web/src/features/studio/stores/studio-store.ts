@@ -66,6 +66,8 @@ export interface ToolRun {
   factor?: number;
   aspectRatio?: string;
   duration?: number;
+  /** What the server said about the run when it came from the history (no live feed entry needed). */
+  known?: { imageIds: string[]; refunded: boolean; error: string | null };
 }
 
 export interface StudioState {
@@ -177,9 +179,15 @@ export function useStudio<T>(selector: (state: StudioState) => T): T {
  * Puts a picked file into `slot`: shown at once when the browser can display it, otherwise through the
  * server's JPEG preview (HEIC, TIFF, AVIF, very large PNG).
  */
-export function pickFile(slot: InputSlot, file: File, store: StudioStore = studioStore): FileInput {
+export function pickFile(
+  slot: InputSlot,
+  file: File,
+  store: StudioStore = studioStore,
+  /** The type the file's bytes show (file-input's sniffFile), which wins over its name. */
+  sniffed?: string | null,
+): FileInput {
   const key = newKey();
-  const mode = previewMode(file);
+  const mode = previewMode(file, sniffed);
   const url = mode === 'browser' ? createUrl(file) : null;
   const input: FileInput = {
     key,
@@ -219,6 +227,11 @@ export function pickImage(slot: InputSlot, image: ImageView, store: StudioStore 
   const input: GalleryInput = { key: newKey(), source: 'image', image };
   store.getState().setInput(slot, input);
   return input;
+}
+
+/** One of the user's images as an input, not yet placed in a slot. */
+export function galleryInput(image: ImageView): GalleryInput {
+  return { key: newKey(), source: 'image', image };
 }
 
 /** Hands an image to a tool (e.g. from the gallery or a result); the first input of that tool takes it. */

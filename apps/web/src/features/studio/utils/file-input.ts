@@ -67,8 +67,8 @@ export function checkFile(file: FileLike, maxBytes: number): FileProblem | null 
 }
 
 /** 'browser': show the file itself; 'convert': ask the server for a JPEG preview first. */
-export function previewMode(file: FileLike): 'browser' | 'convert' {
-  const type = imageType(file);
+export function previewMode(file: FileLike, sniffed?: string | null): 'browser' | 'convert' {
+  const type = sniffed ?? imageType(file);
   if (!type || !BROWSER_TYPES.has(type)) return 'convert';
   if (type === 'image/png' && file.size > LARGE_PNG_BYTES) return 'convert';
   return 'browser';
@@ -81,4 +81,61 @@ export function formatBytes(bytes: number): string {
   if (kb < 1024) return `${Math.round(kb)} KB`;
   const mb = kb / 1024;
   return `${mb < 10 ? mb.toFixed(1).replace(/\.0$/, '') : Math.round(mb)} MB`;
+}
+
+// ---- what the bytes say ----------------------------------------------------------------------------
+
+/** How many leading bytes the checks below read (enough for every signature and an ISO-BMFF ftyp box). */
+export const SNIFF_BYTES = 64;
+
+const HEIF_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1']);
+const AVIF_BRANDS = new Set(['avif', 'avis']);
+const GENERIC_BRANDS = new Set(['mif1', 'msf1', 'miaf']);
+
+const ascii = (bytes: Uint8Array, start: number, end: number) =>
+  String.fromCharCode(...bytes.subarray(start, Math.min(end, bytes.length)));
+const startsWith = (bytes: Uint8Array, ...signature: number[]) =>
+  bytes.length >= signature.length && signature.every((b, i) => bytes[i] === b);
+
+/**
+ * The image type from the file's first bytes (magic numbers), or null when they are not one of the
+ * types the server accepts. The same rules as the server's check (apps/server modules/uploads/sniff.ts),
+ * so a file refused here would be refused there, but without sending it.
+ */
+export function sniffImageType(bytes: Uint8Array): string | null {
+  if (startsWith(bytes, 0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (startsWith(bytes, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP')
+    return 'image/webp';
+  if (bytes.length >= 6 && ['GIF87a', 'GIF89a'].includes(ascii(bytes, 0, 6))) return 'image/gif';
+  if (
+    startsWith(bytes, 0x49, 0x49, 0x2a, 0x00) ||
+    startsWith(bytes, 0x4d, 0x4d, 0x00, 0x2a) ||
+    startsWith(bytes, 0x49, 0x49, 0x2b, 0x00) ||
+    startsWith(bytes, 0x4d, 0x4d, 0x00, 0x2b)
+  )
+    return 'image/tiff';
+  if (bytes.length < 16 || ascii(bytes, 4, 8) !== 'ftyp') return null;
+  const boxSize = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
+  if (boxSize < 16 || boxSize > 4096) return null;
+  const major = ascii(bytes, 8, 12);
+  const compatible: string[] = [];
+  for (let at = 16; at + 4 <= Math.min(boxSize, bytes.length); at += 4)
+    compatible.push(ascii(bytes, at, at + 4));
+  if (AVIF_BRANDS.has(major)) return 'image/avif';
+  if (HEIF_BRANDS.has(major) && !GENERIC_BRANDS.has(major)) return 'image/heic';
+  if (!GENERIC_BRANDS.has(major) && !compatible.some((b) => GENERIC_BRANDS.has(b))) return null;
+  if (compatible.some((b) => AVIF_BRANDS.has(b))) return 'image/avif';
+  if (compatible.some((b) => HEIF_BRANDS.has(b)) || HEIF_BRANDS.has(major)) return 'image/heic';
+  return null;
+}
+
+/** Reads a file's first bytes and says what image it is, or null (not an image we accept, or unreadable). */
+export async function sniffFile(file: Blob): Promise<string | null> {
+  try {
+    const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+    return sniffImageType(head);
+  } catch {
+    return null;
+  }
 }
