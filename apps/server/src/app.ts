@@ -117,7 +117,14 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     heicMaxPixels: config.uploads.heicMaxPixels,
   });
 
-  creditsRoutes(app, { ledger, packages: () => container.services.payments.packages() });
+  creditsRoutes(app, {
+    ledger,
+    packages: () => container.services.payments.packages(),
+    db: container.database.db,
+    storage: container.storage,
+    modelName: (id) =>
+      models.find(id)?.displayName ?? container.services.tools.registry.byId(id)?.model.displayName,
+  });
   await paymentsRoutes(app, container.services.payments);
   reviewsRoutes(app, container.services.reviews);
 

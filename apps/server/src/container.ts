@@ -181,6 +181,7 @@ export async function createContainer(
     packages: config.payments.packages,
     webUrl: config.auth.webUrl,
     allowedOrigins: [config.publicUrl],
+    checkoutExpirySeconds: config.payments.checkoutExpirySeconds,
     log,
   });
   const services = {

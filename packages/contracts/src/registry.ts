@@ -11,6 +11,7 @@ import {
 } from './user.ts';
 import { creditBalanceContract } from './credits.ts';
 import {
+  billingPortalStatusContract,
   createCheckoutSessionContract,
   creditHistoryContract,
   creditPackagesContract,
@@ -84,6 +85,7 @@ export const contracts = {
   createCheckoutSession: createCheckoutSessionContract,
   processPayment: processPaymentContract,
   customerPortal: customerPortalContract,
+  billingPortalStatus: billingPortalStatusContract,
   stripeWebhook: stripeWebhookContract,
   devCheckoutSession: devCheckoutSessionContract,
   devCheckoutComplete: devCheckoutCompleteContract,
