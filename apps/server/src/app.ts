@@ -16,6 +16,7 @@ import { toolsRoutes } from './modules/tools/tools.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { siteRoutes } from './modules/site/site.routes.ts';
 import { registerAuth } from './modules/auth/auth.routes.ts';
 import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
@@ -65,7 +66,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
         mediaSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
-        connectSrc: ["'self'", ...config.corsOrigins],
+        // The analytics host (PostHog) when configured: the browser sends events there.
+        connectSrc: ["'self'", ...config.corsOrigins, ...(config.analytics ? [config.analytics.host] : [])],
         upgradeInsecureRequests: null,
       },
     },
@@ -91,6 +93,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await registerAuth(app, container.services.auth, container.database.db);
 
   systemRoutes(app, container);
+  siteRoutes(app, config);
   fileRoutes(app, { storage: container.storage, secret: container.fileUrlSecret });
   const { generation, ledger, models, webhooks } = container.services;
   generationRoutes(app, {

@@ -35,6 +35,7 @@ import { devSecret } from './secrets.ts';
 import { DevelopmentGateway, StripeGateway } from './modules/payments/payments.gateway.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { ReviewsService } from './modules/reviews/reviews.service.ts';
+import { createAnalytics, type Analytics } from './modules/analytics/analytics.ts';
 
 /** The composition root: every adapter and service, wired explicitly, built once per process. */
 export interface Container {
@@ -64,6 +65,8 @@ export interface Container {
     /** Credit purchases (Stripe, or the development checkout without STRIPE_SECRET_KEY). */
     payments: PaymentsService;
     reviews: ReviewsService;
+    /** Server-side product analytics (PostHog when POSTHOG_KEY is set, else nothing). */
+    analytics: Analytics;
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -73,7 +76,11 @@ export async function createContainer(
   config: Config,
   log: Logger,
   /** Constructor injection for benchmarks and tests: adapters used instead of the configured ones. */
-  inject: { adapters?: Partial<ProviderAdapters>; toolAdapters?: Partial<ToolAdapters> } = {},
+  inject: {
+    adapters?: Partial<ProviderAdapters>;
+    toolAdapters?: Partial<ToolAdapters>;
+    analytics?: Analytics;
+  } = {},
 ): Promise<Container> {
   const database = await openDatabase({
     url: config.database.url,
@@ -166,6 +173,10 @@ export async function createContainer(
       });
     });
   }
+  const analytics = inject.analytics ?? createAnalytics(config, log);
+  auth.hooks.onSignIn((user, context) => {
+    if (context.isNewUser) analytics.signedUp(user, context.factorId);
+  });
   // Without a Stripe key (refused in production by config) purchases use the development checkout,
   // whose fake events are signed with a generated per-data-dir secret.
   const gateway = config.payments.stripe
@@ -183,11 +194,13 @@ export async function createContainer(
     allowedOrigins: [config.publicUrl],
     checkoutExpirySeconds: config.payments.checkoutExpirySeconds,
     log,
+    analytics,
   });
   const services = {
     ledger,
     payments,
     reviews: new ReviewsService(database.db),
+    analytics,
     auth,
     models,
     generation,
@@ -206,6 +219,7 @@ export async function createContainer(
     async close(timeoutMs = config.shutdownTimeoutMs) {
       await queue.stop(timeoutMs);
       services.auth.close();
+      await analytics.shutdown().catch(() => undefined);
       await database.close();
     },
   };

@@ -16,3 +16,4 @@ export * from './auth.ts';
 export * from './constants.ts';
 export * from './text.ts';
 export * from './registry.ts';
+export * from './site.ts';

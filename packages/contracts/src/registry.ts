@@ -56,6 +56,7 @@ import {
   videosContract,
 } from './tools.ts';
 import { falWebhookContract, replicateWebhookContract } from './webhooks.ts';
+import { legalDocumentContract, publicConfigContract } from './site.ts';
 
 /**
  * Every product endpoint's contract. A test checks that each has exactly one server route and that
@@ -119,4 +120,6 @@ export const contracts = {
   convertPreview: convertPreviewContract,
   falWebhook: falWebhookContract,
   replicateWebhook: replicateWebhookContract,
+  publicConfig: publicConfigContract,
+  legalDocument: legalDocumentContract,
 } satisfies Record<string, Contract>;

@@ -6,6 +6,7 @@ import type { PaymentRow } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
+import type { Analytics } from '../analytics/analytics.ts';
 import type { CheckoutSessionInfo, PaymentGateway } from './payments.gateway.ts';
 import { toSessionInfo } from './payments.gateway.ts';
 import * as repo from './payments.repository.ts';
@@ -22,6 +23,8 @@ export interface PaymentsDeps {
   /** How long an unpaid checkout stays open (CHECKOUT_EXPIRY_SECONDS), as a Stripe Checkout Session's `expires_at`. */
   checkoutExpirySeconds: number;
   log: Logger;
+  /** Product analytics: "purchase completed" once a payment is credited (after its transaction commits). */
+  analytics?: Analytics;
   /** The clock (tests move it). */
   now?: () => Date;
 }
@@ -150,7 +153,11 @@ export class PaymentsService {
    * Credits a paid session once. The amount, currency, package and user must match the payment row
    * made at checkout; a mismatch is logged and credits nothing.
    */
-  async applyPaidSession(tx: Tx, session: CheckoutSessionInfo): Promise<ApplyOutcome> {
+  async applyPaidSession(
+    tx: Tx,
+    session: CheckoutSessionInfo,
+    credited: PaymentRow[] = [],
+  ): Promise<ApplyOutcome> {
     const payment = await repo.findBySession(tx, session.id);
     if (!payment) {
       this.deps.log.warn({ sessionId: session.id }, 'stripe: paid session with no payment row; ignored');
@@ -186,6 +193,7 @@ export class PaymentsService {
       },
       tx,
     );
+    credited.push(payment);
     return 'credited';
   }
 
@@ -197,7 +205,9 @@ export class PaymentsService {
     if (payment.status === 'pending') {
       const session = await this.deps.gateway.retrieveCheckoutSession(sessionId);
       if (session && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required')) {
-        await this.deps.db.transaction((tx) => this.applyPaidSession(tx, session));
+        const credited: PaymentRow[] = [];
+        await this.deps.db.transaction((tx) => this.applyPaidSession(tx, session, credited));
+        this.reportCredited(credited);
         payment = (await repo.findUserPaymentBySession(this.deps.db, userId, sessionId))!;
       }
     }
@@ -266,20 +276,27 @@ export class PaymentsService {
     } catch {
       throw new AppError('VALIDATION_FAILED', 'The webhook signature is not valid.');
     }
+    const credited: PaymentRow[] = [];
     await this.deps.db.transaction(async (tx) => {
       if (!(await repo.claimEvent(tx, event.id, event.type))) return;
-      await this.applyEvent(tx, event);
+      await this.applyEvent(tx, event, credited);
     });
+    this.reportCredited(credited);
   }
 
-  private async applyEvent(tx: Tx, event: Stripe.Event): Promise<void> {
+  /** Told only after the crediting transaction committed, so a rolled-back credit is never reported. */
+  private reportCredited(credited: readonly PaymentRow[]): void {
+    for (const payment of credited) this.deps.analytics?.purchaseCompleted(payment);
+  }
+
+  private async applyEvent(tx: Tx, event: Stripe.Event, credited: PaymentRow[]): Promise<void> {
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
         const session = toSessionInfo(event.data.object);
         // An unpaid completion is a delayed method (bank debit): stays pending until async_payment_*.
         if (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required') {
-          await this.applyPaidSession(tx, session);
+          await this.applyPaidSession(tx, session, credited);
         }
         return;
       }
