@@ -36,6 +36,7 @@ import { DevelopmentGateway, StripeGateway } from './modules/payments/payments.g
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { ReviewsService } from './modules/reviews/reviews.service.ts';
 import { createAnalytics, type Analytics } from './modules/analytics/analytics.ts';
+import { ExampleSeeder, loadExampleSpecs } from './modules/examples/examples.seeder.ts';
 
 /** The composition root: every adapter and service, wired explicitly, built once per process. */
 export interface Container {
@@ -67,6 +68,8 @@ export interface Container {
     reviews: ReviewsService;
     /** Server-side product analytics (PostHog when POSTHOG_KEY is set, else nothing). */
     analytics: Analytics;
+    /** Publishes the example set on a fresh install (EXAMPLES_SEED, EXAMPLES_FILE). */
+    examples: ExampleSeeder;
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -201,6 +204,14 @@ export async function createContainer(
     payments,
     reviews: new ReviewsService(database.db),
     analytics,
+    examples: new ExampleSeeder({
+      db: database.db,
+      storage,
+      queue,
+      models,
+      specs: loadExampleSpecs(config.examples.file),
+      log,
+    }),
     auth,
     models,
     generation,

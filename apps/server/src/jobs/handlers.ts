@@ -4,7 +4,7 @@ import type { JobHandlers } from './workers.ts';
 
 /** The handler of every job type. Modules add theirs here as they add job types to the registry. */
 export function createJobHandlers(container: Container): JobHandlers {
-  const { generation, analytics } = container.services;
+  const { generation, analytics, examples } = container.services;
   const db = container.database.db;
   /**
    * After a handler ran (or threw), a job that ended succeeded or failed is reported to analytics.
@@ -26,5 +26,6 @@ export function createJobHandlers(container: Container): JobHandlers {
     'generation.sync': ({ jobId }) => reporting((id) => generation.worker.syncFromProvider(id))(jobId),
     // Reached only when every try failed or stalled (a worker died mid-job): fail it and refund, once.
     'generation.failed': ({ jobId }) => reporting((id) => generation.worker.abandon(id))(jobId),
+    'examples.seed': () => examples.run(),
   };
 }
