@@ -11,6 +11,7 @@ import { JobResults } from '@/features/gallery/components/job-results';
 import { useModels } from '@/features/generate/api/get-models';
 import { GenerateStudio } from '@/features/generate/components/generate-studio';
 import { lockSeed, useRemix } from '@/features/generate/hooks/use-remix';
+import { usePromptFromUrl } from '@/features/generate/hooks/use-prompt-from-url';
 import { sendToStudio } from '@/features/studio/stores/studio-store';
 
 /** The Generate page: composes the studio (generate), result cards (gallery) and the balance (credits). */
@@ -18,6 +19,7 @@ export default function GenerateRoute() {
   const { t } = useTranslation();
   const title = t('pages.generate.title');
   useDocumentTitle(title);
+  usePromptFromUrl();
   const balance = useCreditBalance();
   const refreshBalance = useRefreshCreditBalance();
   const remix = useRemix();
