@@ -45,7 +45,7 @@ function cors(req: IncomingMessage, res: ServerResponse) {
 
 /**
  * Decodes a capture body the way PostHog's ingestion does: gzip (`Content-Encoding: gzip` from
- * posthog-node, `?compression=gzip-js` from posthog-js), base64 (`?compression=base64` or a form
+ * posthog-node, `?compression=gzip-js` or just the gzip magic bytes from posthog-js), base64 (`?compression=base64` or a form
  * field `data=`), or plain JSON; then one event, an array of events, or `{ batch: [...] }`.
  */
 export function decodeCaptureBody(
@@ -55,7 +55,14 @@ export function decodeCaptureBody(
 ): Array<Omit<CapturedEvent, 'path' | 'seq'>> {
   let raw = body;
   const compression = search.get('compression');
-  if (headers['content-encoding'] === 'gzip' || compression === 'gzip-js' || compression === 'gzip') {
+  // posthog-js may send a gzip body with no marker in the URL: the gzip magic bytes tell.
+  const gzipped = raw.length > 2 && raw[0] === 0x1f && raw[1] === 0x8b;
+  if (
+    gzipped ||
+    headers['content-encoding'] === 'gzip' ||
+    compression === 'gzip-js' ||
+    compression === 'gzip'
+  ) {
     raw = gunzipSync(raw);
   }
   let text = raw.toString('utf8');
@@ -133,7 +140,10 @@ export async function startFakePostHog(options: { port?: number } = {}): Promise
       if (req.method === 'POST' && CAPTURE_PATHS.includes(url.pathname)) {
         try {
           for (const event of decodeCaptureBody(Buffer.concat(chunks), req.headers, url.searchParams)) {
-            events.push({ ...event, properties: event.properties ?? {}, path: url.pathname, seq: seq++ });
+            const properties = event.properties ?? {};
+            // posthog-node sends distinct_id beside the event; posthog-js inside its properties.
+            const distinctId = event.distinct_id ?? (properties.distinct_id as string | undefined);
+            events.push({ ...event, distinct_id: distinctId, properties, path: url.pathname, seq: seq++ });
           }
           return json(200, { status: 1 });
         } catch (err) {

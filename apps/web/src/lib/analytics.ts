@@ -66,7 +66,7 @@ export function startAnalytics(): Promise<PostHog | null> {
   loading ??= resolveSettings()
     .then(async (settings) => {
       if (!settings) return null;
-      const { posthog } = await import('posthog-js');
+      const { posthog } = await import('./analytics-sdk');
       posthog.init(settings.key, posthogOptions(settings.host));
       return posthog;
     })
