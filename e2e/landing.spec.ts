@@ -1,21 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { card, common, newEmail, nextMessage, latestMessageId } from './support/auth';
+import { card, newEmail, nextMessage, latestMessageId } from './support/auth';
+import { waitForExamples } from './support/examples';
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
-
-/** The example set is rendered in the background after start-up; wait until it is published. */
-async function waitForExamples(page: Page, count = 6) {
-  await expect
-    .poll(
-      async () => {
-        const res = await page.request.get('/api/example_images?limit=100');
-        return ((await res.json()) as { items: unknown[] }).items.length;
-      },
-      { timeout: 90_000, intervals: [1000] },
-    )
-    .toBeGreaterThanOrEqual(count);
-}
 
 /** Cumulative layout shift so far, from the browser's own layout-shift entries. */
 const layoutShift = (page: Page) =>
