@@ -38,7 +38,7 @@ export async function describeEntries(
   deps: { db: Database; storage: Storage; modelName: (id: string) => string | undefined },
   userId: string,
   rows: readonly CreditLedgerRow[],
-): Promise<Array<Omit<CreditHistoryEntry, 'balance_after'> & { balance_after: number }>> {
+): Promise<CreditHistoryEntry[]> {
   const jobIds = new Set<string>();
   const paymentIds = new Set<string>();
   for (const row of rows) {
