@@ -13,6 +13,9 @@ const SHORT_TOKEN_SPEC = /auth-refresh\.spec\.ts$/;
 const FAKE_OIDC_PORT = PORT_BASE + 2;
 const FAKE_OIDC_URL = `http://127.0.0.1:${FAKE_OIDC_PORT}`;
 const FAKE_OIDC_CLIENT = { id: 'lumina-e2e', secret: 'lumina-e2e-secret' };
+/** The fake PostHog capture endpoint (apps/server/test/fakes/posthog-server.cli.ts); e2e/analytics.spec.ts reads it. */
+const FAKE_POSTHOG_PORT = PORT_BASE + 3;
+const FAKE_POSTHOG_URL = `http://127.0.0.1:${FAKE_POSTHOG_PORT}`;
 
 const chromium = {
   ...devices['Desktop Chrome'],
@@ -63,6 +66,14 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
+      command: `node --import tsx apps/server/test/fakes/posthog-server.cli.ts --port ${FAKE_POSTHOG_PORT}`,
+      url: `${FAKE_POSTHOG_URL}/_test/events`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
       command: 'node scripts/start.mjs',
       url: `${BASE_URL}/api/health`,
       reuseExistingServer: false,
@@ -81,6 +92,9 @@ export default defineConfig({
         GOOGLE_ISSUER: FAKE_OIDC_URL,
         // The operator of e2e/ux.spec.ts (set-up notes are shown to operators only).
         ADMIN_EMAILS: 'operator@example.com',
+        // Product analytics go to the local fake capture endpoint (the browser learns it from /api/config).
+        POSTHOG_KEY: 'phc_e2e_key',
+        POSTHOG_HOST: FAKE_POSTHOG_URL,
       },
     },
     {

@@ -17,6 +17,7 @@ import { toolRunsRoutes } from './modules/tool-runs/tool-runs.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { siteRoutes } from './modules/site/site.routes.ts';
 import { registerAuth } from './modules/auth/auth.routes.ts';
 import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
@@ -66,7 +67,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
         mediaSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
-        connectSrc: ["'self'", ...config.corsOrigins],
+        // The analytics host (PostHog) when configured: the browser sends events there.
+        connectSrc: ["'self'", ...config.corsOrigins, ...(config.analytics ? [config.analytics.host] : [])],
         upgradeInsecureRequests: null,
       },
     },
@@ -92,6 +94,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await registerAuth(app, container.services.auth, container.database.db);
 
   systemRoutes(app, container);
+  siteRoutes(app, config);
   fileRoutes(app, { storage: container.storage, secret: container.fileUrlSecret });
   const { generation, ledger, models, webhooks } = container.services;
   generationRoutes(app, {
@@ -126,7 +129,14 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     heicMaxPixels: config.uploads.heicMaxPixels,
   });
 
-  creditsRoutes(app, { ledger, packages: () => container.services.payments.packages() });
+  creditsRoutes(app, {
+    ledger,
+    packages: () => container.services.payments.packages(),
+    db: container.database.db,
+    storage: container.storage,
+    modelName: (id) =>
+      models.find(id)?.displayName ?? container.services.tools.registry.byId(id)?.model.displayName,
+  });
   await paymentsRoutes(app, container.services.payments);
   reviewsRoutes(app, container.services.reviews);
 

@@ -223,6 +223,18 @@ export const EnvSchema = z
     STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
     /** Credit packages on sale, as JSON (see .env.example); the built-in three when unset. */
     CREDIT_PACKAGES_JSON: z.string().min(2).optional(),
+    /** An unpaid checkout's lifetime; Stripe accepts 30 minutes to 24 hours for a Session's expires_at. */
+    CHECKOUT_EXPIRY_SECONDS: z.coerce.number().int().min(1800).max(86_400).default(86_400),
+    // Public examples (modules/examples).
+    EXAMPLES_SEED: z.enum(['on', 'off']).default('on'),
+    EXAMPLES_FILE: z.string().min(1).optional(),
+    // Legal pages (modules/legal): Markdown files provided by the operator.
+    TERMS_FILE: z.string().min(1).optional(),
+    PRIVACY_FILE: z.string().min(1).optional(),
+    // Product analytics (modules/analytics): PostHog.
+    POSTHOG_KEY: z.string().min(1).optional(),
+    POSTHOG_HOST: z.url({ protocol: /^https?$/ }).default('https://us.i.posthog.com'),
+    POSTHOG_CAPTURE_PROMPTS: bool.default(false),
   })
   .superRefine((env, ctx) => {
     if (env.S3_BUCKET) {
@@ -397,6 +409,12 @@ export interface Config {
   };
   /** The ffmpeg binary for video work (animate, posters). */
   ffmpegPath?: string;
+  /** Public examples seeded on first start (modules/examples). */
+  examples: { seed: boolean; file?: string };
+  /** Operator-provided legal texts (Markdown files); unset means the default text. */
+  legal: { termsFile?: string; privacyFile?: string };
+  /** PostHog product analytics; undefined means none. */
+  analytics?: { key: string; host: string; capturePrompts: boolean };
 }
 
 export interface CreditPackage {
@@ -413,6 +431,8 @@ export interface CreditPackage {
 
 export interface PaymentsConfig {
   packages: readonly CreditPackage[];
+  /** How long an unpaid checkout stays open, in seconds. */
+  checkoutExpirySeconds: number;
   /** Unset: development checkout (refused when NODE_ENV=production). */
   stripe?: {
     secretKey: string;
@@ -844,6 +864,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       packages: env.CREDIT_PACKAGES_JSON
         ? CreditPackagesSchema.parse(JSON.parse(env.CREDIT_PACKAGES_JSON))
         : DEFAULT_CREDIT_PACKAGES,
+      checkoutExpirySeconds: env.CHECKOUT_EXPIRY_SECONDS,
       stripe: env.STRIPE_SECRET_KEY
         ? {
             secretKey: env.STRIPE_SECRET_KEY,
@@ -871,6 +892,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       allowPrivateUrls: env.IMAGE_URL_ALLOW_PRIVATE,
     },
     ffmpegPath: env.FFMPEG_PATH,
+    examples: { seed: env.EXAMPLES_SEED === 'on', file: env.EXAMPLES_FILE },
+    legal: { termsFile: env.TERMS_FILE, privacyFile: env.PRIVACY_FILE },
+    analytics: env.POSTHOG_KEY
+      ? {
+          key: env.POSTHOG_KEY,
+          host: env.POSTHOG_HOST.replace(/\/$/, ''),
+          capturePrompts: env.POSTHOG_CAPTURE_PROMPTS,
+        }
+      : undefined,
     ...overrides,
   };
   return Object.freeze(config);

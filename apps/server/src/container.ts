@@ -37,6 +37,8 @@ import { devSecret } from './secrets.ts';
 import { DevelopmentGateway, StripeGateway } from './modules/payments/payments.gateway.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { ReviewsService } from './modules/reviews/reviews.service.ts';
+import { createAnalytics, type Analytics } from './modules/analytics/analytics.ts';
+import { ExampleSeeder, loadExampleSpecs } from './modules/examples/examples.seeder.ts';
 
 /** The composition root: every adapter and service, wired explicitly, built once per process. */
 export interface Container {
@@ -68,6 +70,10 @@ export interface Container {
     /** Credit purchases (Stripe, or the development checkout without STRIPE_SECRET_KEY). */
     payments: PaymentsService;
     reviews: ReviewsService;
+    /** Server-side product analytics (PostHog when POSTHOG_KEY is set, else nothing). */
+    analytics: Analytics;
+    /** Publishes the example set on a fresh install (EXAMPLES_SEED, EXAMPLES_FILE). */
+    examples: ExampleSeeder;
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -77,7 +83,11 @@ export async function createContainer(
   config: Config,
   log: Logger,
   /** Constructor injection for benchmarks and tests: adapters used instead of the configured ones. */
-  inject: { adapters?: Partial<ProviderAdapters>; toolAdapters?: Partial<ToolAdapters> } = {},
+  inject: {
+    adapters?: Partial<ProviderAdapters>;
+    toolAdapters?: Partial<ToolAdapters>;
+    analytics?: Analytics;
+  } = {},
 ): Promise<Container> {
   const database = await openDatabase({
     url: config.database.url,
@@ -186,6 +196,10 @@ export async function createContainer(
       });
     });
   }
+  const analytics = inject.analytics ?? createAnalytics(config, log);
+  auth.hooks.onSignIn((user, context) => {
+    if (context.isNewUser) analytics.signedUp(user, context.factorId);
+  });
   // Without a Stripe key (refused in production by config) purchases use the development checkout,
   // whose fake events are signed with a generated per-data-dir secret.
   const gateway = config.payments.stripe
@@ -201,12 +215,23 @@ export async function createContainer(
     packages: config.payments.packages,
     webUrl: config.auth.webUrl,
     allowedOrigins: [config.publicUrl],
+    checkoutExpirySeconds: config.payments.checkoutExpirySeconds,
     log,
+    analytics,
   });
   const services = {
     ledger,
     payments,
     reviews: new ReviewsService(database.db),
+    analytics,
+    examples: new ExampleSeeder({
+      db: database.db,
+      storage,
+      queue,
+      models,
+      specs: loadExampleSpecs(config.examples.file),
+      log,
+    }),
     auth,
     models,
     generation,
@@ -226,6 +251,7 @@ export async function createContainer(
       await queue.stop(timeoutMs);
       await galleryNotices?.close();
       services.auth.close();
+      await analytics.shutdown().catch(() => undefined);
       await database.close();
     },
   };

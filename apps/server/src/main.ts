@@ -59,6 +59,8 @@ async function main(): Promise<void> {
       `Lumina is running at ${config.publicUrl}`,
     );
   }
+  // A fresh install renders its example set in the background; start-up does not wait for it.
+  if (config.examples.seed) void container.services.examples.requestSeeding();
 }
 
 main().catch((err) => {

@@ -17,3 +17,4 @@ export * from './auth.ts';
 export * from './constants.ts';
 export * from './text.ts';
 export * from './registry.ts';
+export * from './site.ts';

@@ -5,7 +5,7 @@ import { pageLimit, safeUrl, text } from './text.ts';
 export const CREDIT_HISTORY_PAGE_MAX = 100;
 
 export const PaymentStatus = z
-  .enum(['pending', 'paid', 'failed', 'cancelled', 'refunded'])
+  .enum(['pending', 'paid', 'failed', 'cancelled', 'expired', 'refunded'])
   .meta({ id: 'PaymentStatus' });
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
@@ -40,6 +40,30 @@ export const CreditHistoryEntry = z
     reference: z.string().nullable(),
     created_at: z.iso.datetime(),
     balance_after: z.int().describe('The running balance right after this entry'),
+    job: z
+      .object({
+        id: z.uuid(),
+        kind: z.string().describe('generate, edit, copy_style, product_holding, upscale, animate'),
+        model: z.string(),
+        model_name: z.string().describe("The model's display name (its id when it left the catalogue)"),
+        prompt_excerpt: z.string().nullable().describe("The start of the job's prompt or description"),
+        status: z.string(),
+        result: z
+          .object({
+            type: z.enum(['image', 'video']),
+            id: z.uuid(),
+            url: z.string().describe('Short-lived URL of the result'),
+            thumbnail_url: z.string().describe('Short-lived URL of its thumbnail or poster'),
+          })
+          .nullable()
+          .describe('The first result, while it exists'),
+      })
+      .nullable()
+      .describe('The job this entry charged or refunded, in words a person recognises'),
+    payment: z
+      .object({ id: z.uuid(), package_name: z.string(), status: PaymentStatus })
+      .nullable()
+      .describe('The purchase this entry credited or took back'),
   })
   .meta({ id: 'CreditHistoryEntry' });
 export type CreditHistoryEntry = z.infer<typeof CreditHistoryEntry>;
@@ -139,6 +163,19 @@ export const customerPortalContract = defineContract({
   summary: "A Stripe Billing portal session for the user's Stripe customer",
   tags: ['credits'],
   response: z.object({ url: z.string() }).meta({ id: 'CustomerPortalSession' }),
+});
+
+export const billingPortalStatusContract = defineContract({
+  method: 'GET',
+  path: '/api/credits/billing-portal',
+  summary: 'Whether "Manage billing" can open the Stripe Billing portal for the user, and if not, why',
+  tags: ['credits'],
+  response: z
+    .object({
+      available: z.boolean(),
+      reason: z.string().nullable().describe('Why not, in words for people (null when available)'),
+    })
+    .meta({ id: 'BillingPortalStatus' }),
 });
 
 export const stripeWebhookContract = defineContract({

@@ -11,6 +11,7 @@ import {
 } from './user.ts';
 import { creditBalanceContract } from './credits.ts';
 import {
+  billingPortalStatusContract,
   createCheckoutSessionContract,
   creditHistoryContract,
   creditPackagesContract,
@@ -58,6 +59,7 @@ import {
 } from './tools.ts';
 import { toolRunsContract } from './tool-runs.ts';
 import { falWebhookContract, replicateWebhookContract } from './webhooks.ts';
+import { legalDocumentContract, publicConfigContract } from './site.ts';
 
 /**
  * Every product endpoint's contract. A test checks that each has exactly one server route and that
@@ -87,6 +89,7 @@ export const contracts = {
   createCheckoutSession: createCheckoutSessionContract,
   processPayment: processPaymentContract,
   customerPortal: customerPortalContract,
+  billingPortalStatus: billingPortalStatusContract,
   stripeWebhook: stripeWebhookContract,
   devCheckoutSession: devCheckoutSessionContract,
   devCheckoutComplete: devCheckoutCompleteContract,
@@ -123,4 +126,6 @@ export const contracts = {
   convertPreview: convertPreviewContract,
   falWebhook: falWebhookContract,
   replicateWebhook: replicateWebhookContract,
+  publicConfig: publicConfigContract,
+  legalDocument: legalDocumentContract,
 } satisfies Record<string, Contract>;

@@ -48,6 +48,12 @@ export const jobs = {
     schema: z.object({ jobId: z.uuid() }),
     options: { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
   },
+  // Renders and publishes the example set on a fresh install (modules/examples). Idempotent: a retry
+  // or a second copy (several processes starting at once) skips what exists. ~1 s of CPU per image.
+  'examples.seed': {
+    schema: z.object({}),
+    options: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
+  },
 } as const satisfies Record<string, JobDefinition>;
 
 export type JobName = keyof typeof jobs;

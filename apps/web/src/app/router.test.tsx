@@ -5,10 +5,10 @@ import { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { paths, type PathKey } from '@/config/paths';
-import { createI18n } from '@/lib/i18n';
 import { sessionStore } from '@/lib/auth';
 import type * as AuthModule from '@/lib/auth';
-import { startLocalServer, type LocalServer } from '@/testing/local-server';
+import { json, type LocalServer } from '@/testing/local-server';
+import { startApiServer } from '@/testing/app-harness';
 import commonEn from '../../public/locales/en/common.json';
 import { AppProvider } from './provider';
 import { routes } from './router';
@@ -35,8 +35,16 @@ let server: LocalServer;
 let i18n: I18n;
 
 beforeAll(async () => {
-  server = await startLocalServer();
-  i18n = await createI18n({ loadPath: `${server.url}/locales/{{lng}}/{{ns}}.json` });
+  ({ server, i18n } = await startApiServer());
+  server.route('GET', '/api/config', (_req, res) => json(res, 200, { analytics: null }));
+  // The legal pages show the operator's Markdown (GET /api/legal/{page}); examples are public.
+  for (const page of ['terms', 'privacy'] as const) {
+    server.route('GET', `/api/legal/${page}`, (_req, res) =>
+      json(res, 200, { page, markdown: `# ${commonEn.pages[page].title}\n\nThe text.`, is_default: false }),
+    );
+  }
+  server.route('GET', '/api/example_images', (_req, res) => json(res, 200, { items: [], next_cursor: null }));
+  server.route('GET', '/api/example_images/categories', (_req, res) => json(res, 200, { categories: [] }));
 });
 afterAll(() => server.close());
 afterEach(() => {
@@ -54,7 +62,7 @@ function renderAt(path: string) {
   );
 }
 
-const publicPages = ['terms', 'privacy'] as const satisfies PathKey[];
+const publicPages = ['terms', 'privacy', 'examples'] as const satisfies PathKey[];
 const protectedPages = [
   'generate',
   'studio',
@@ -73,7 +81,7 @@ describe('app routes', () => {
     const header = await screen.findByRole('banner');
     expect(within(header).getByText(commonEn.app.name)).toBeTruthy();
     const nav = within(header).getByRole('navigation', { name: commonEn.nav.primary });
-    for (const label of ['generate', 'studio', 'gallery', 'training'] as const) {
+    for (const label of ['generate', 'studio', 'gallery', 'examples', 'training'] as const) {
       expect(within(nav).getByRole('link', { name: commonEn.nav[label] }).getAttribute('href')).toBe(
         paths[label],
       );
@@ -109,7 +117,7 @@ describe('app routes', () => {
     expect(stub.textContent).toBe(`/auth?redirectToPath=${encodeURIComponent(`${paths[key]}?tab=1`)}`);
   });
 
-  it.each([...publicPages, ...protectedPages])(
+  it.each(['examples' as const, ...protectedPages])(
     'renders the %s page shell with its title and description',
     async (key) => {
       sessionStore.setState({ status: 'signedIn', userId: 'user-1' });

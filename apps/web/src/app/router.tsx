@@ -24,6 +24,8 @@ export const routes: RouteObject[] = [
       { index: true, ...page(() => import('./routes/landing')) },
       { path: child(paths.terms), ...page(() => import('./routes/terms')) },
       { path: child(paths.privacy), ...page(() => import('./routes/privacy')) },
+      // Public examples: signed-out visitors browse them too.
+      { path: child(paths.examples), ...page(() => import('./routes/examples')) },
       // The prebuilt sign-in UI: its module and the SDK load only here.
       {
         path: `${child(paths.auth)}/*`,

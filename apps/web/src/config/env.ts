@@ -18,11 +18,16 @@ const EnvSchema = z.object({
     .union([z.url({ protocol: /^https?$/ }), z.string().regex(/^\/\S*$/), z.literal('')])
     .optional()
     .transform((value) => value || '/README.md#ai-providers'),
+  /** PostHog project key and host baked in at build time; unset, the server's GET /api/config decides. */
+  VITE_POSTHOG_KEY: z.string().trim().min(1).optional(),
+  VITE_POSTHOG_HOST: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export interface Env {
   apiBase: string;
   providerDocsUrl: string;
+  /** Product analytics fixed at build time (both set), or undefined. */
+  posthog?: { key: string; host: string };
 }
 
 export function parseEnv(source: Record<string, unknown>): Env {
@@ -30,9 +35,11 @@ export function parseEnv(source: Record<string, unknown>): Env {
   if (!result.success) {
     throw new Error(`Invalid web configuration:\n${z.prettifyError(result.error)}`);
   }
+  const { VITE_POSTHOG_KEY: key, VITE_POSTHOG_HOST: host } = result.data;
   return Object.freeze({
     apiBase: result.data.VITE_API_BASE,
     providerDocsUrl: result.data.VITE_PROVIDER_DOCS_URL,
+    posthog: key ? { key, host: (host ?? 'https://us.i.posthog.com').replace(/\/+$/, '') } : undefined,
   });
 }
 

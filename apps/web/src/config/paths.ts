@@ -2,6 +2,7 @@
 export const paths = {
   home: '/',
   generate: '/generate',
+  examples: '/examples',
   studio: '/studio',
   gallery: '/gallery',
   credits: '/credits',
@@ -17,4 +18,10 @@ export const paths = {
 export type PathKey = keyof typeof paths;
 
 /** Links shown in the header's main navigation, in order. */
-export const primaryNav = ['generate', 'studio', 'gallery', 'training'] as const satisfies readonly PathKey[];
+export const primaryNav = [
+  'generate',
+  'studio',
+  'gallery',
+  'examples',
+  'training',
+] as const satisfies readonly PathKey[];

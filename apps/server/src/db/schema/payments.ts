@@ -19,7 +19,7 @@ export const payments = pgTable(
     credits: integer('credits').notNull(),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
-    status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled', 'refunded'] })
+    status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled', 'expired', 'refunded'] })
       .notNull()
       .default('pending'),
     stripeSessionId: text('stripe_session_id').notNull().unique(),

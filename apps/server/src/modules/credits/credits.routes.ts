@@ -4,11 +4,21 @@ import type { CreditPackage } from '../../config.ts';
 import { route } from '../../http/route.ts';
 import { toPackageView } from '../payments/payments.mapper.ts';
 import type { CreditLedger } from './credit-ledger.service.ts';
+import type { Storage } from '../../adapters/storage/storage.ts';
+import type { Database } from '../../db/client.ts';
+import { describeEntries } from './credit-history.ts';
 
 /** The balance the header polls, credit packages (public) and the user's ledger history. */
 export function creditsRoutes(
   app: FastifyInstance,
-  deps: { ledger: CreditLedger; packages: () => readonly CreditPackage[] },
+  deps: {
+    ledger: CreditLedger;
+    packages: () => readonly CreditPackage[];
+    /** For the history's descriptions: the jobs and payments behind entries, and links to results. */
+    db: Database;
+    storage: Storage;
+    modelName: (id: string) => string | undefined;
+  },
 ): void {
   route(app, contracts.creditBalance, async ({ user }) => ({ balance: await deps.ledger.balance(user.id) }), {
     preHandler: app.requireUser,
@@ -24,14 +34,7 @@ export function creditsRoutes(
       const rows = await deps.ledger.history(user.id, { beforeId, limit: query.limit + 1 });
       const page = rows.slice(0, query.limit);
       return {
-        items: page.map((e) => ({
-          id: String(e.id),
-          amount: e.amount,
-          reason: e.reason,
-          reference: e.reference,
-          created_at: e.createdAt.toISOString(),
-          balance_after: e.balanceAfter,
-        })),
+        items: await describeEntries(deps, user.id, page),
         next_cursor: rows.length > query.limit ? String(page[page.length - 1]!.id) : null,
       };
     },

@@ -27,6 +27,8 @@ export interface CreateCheckoutInput {
   customerId?: string;
   successUrl: string;
   cancelUrl: string;
+  /** When an unpaid session stops accepting payment (Stripe accepts 30 minutes to 24 hours ahead). */
+  expiresAt: Date;
 }
 
 /**
@@ -104,6 +106,7 @@ export class StripeGateway implements PaymentGateway {
         ...(input.customerId ? { customer: input.customerId } : {}),
         success_url: input.successUrl,
         cancel_url: input.cancelUrl,
+        expires_at: Math.floor(input.expiresAt.getTime() / 1000),
       },
       // Derived from our payment row, so an SDK retry returns the same Session.
       { idempotencyKey: `checkout:${input.paymentId}` },

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { payments, stripeCustomers, stripeEvents, users, type PaymentRow } from '../../db/schema/index.ts';
 
@@ -67,7 +67,7 @@ export async function markPaidIfPending(
 export async function markEndedIfPending(
   db: DbOrTx,
   id: string,
-  status: 'failed' | 'cancelled',
+  status: 'failed' | 'cancelled' | 'expired',
 ): Promise<boolean> {
   const rows = await db
     .update(payments)
@@ -97,6 +97,26 @@ export async function recordRefund(
       updatedAt: sql`now()`,
     })
     .where(eq(payments.id, id));
+}
+
+/**
+ * Development checkouts left pending past their expiry become `expired`, as Stripe expires an abandoned
+ * Checkout Session (STRIPE sends `checkout.session.expired` for real ones). One conditional UPDATE, so
+ * it is safe to run on every read and from any number of processes; `userId` narrows it to one person.
+ */
+export async function expirePendingBefore(db: DbOrTx, cutoff: Date, userId?: string): Promise<number> {
+  const rows = await db
+    .update(payments)
+    .set({ status: 'expired', updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(payments.status, 'pending'),
+        lt(payments.createdAt, cutoff),
+        userId === undefined ? undefined : eq(payments.userId, userId),
+      ),
+    )
+    .returning({ id: payments.id });
+  return rows.length;
 }
 
 export async function listForUser(db: DbOrTx, userId: string, limit: number): Promise<PaymentRow[]> {

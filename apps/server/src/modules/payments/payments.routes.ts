@@ -51,6 +51,8 @@ export async function paymentsRoutes(app: FastifyInstance, payments: PaymentsSer
     auth,
   );
 
+  route(app, contracts.billingPortalStatus, async ({ user }) => payments.portalAvailability(user.id), auth);
+
   route(
     app,
     contracts.customerPortal,

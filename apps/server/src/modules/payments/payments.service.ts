@@ -6,6 +6,7 @@ import type { PaymentRow } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
+import type { Analytics } from '../analytics/analytics.ts';
 import type { CheckoutSessionInfo, PaymentGateway } from './payments.gateway.ts';
 import { toSessionInfo } from './payments.gateway.ts';
 import * as repo from './payments.repository.ts';
@@ -19,7 +20,19 @@ export interface PaymentsDeps {
   webUrl: string;
   /** Other origins success/cancel URLs may point at (the API's public URL). */
   allowedOrigins: readonly string[];
+  /** How long an unpaid checkout stays open (CHECKOUT_EXPIRY_SECONDS), as a Stripe Checkout Session's `expires_at`. */
+  checkoutExpirySeconds: number;
   log: Logger;
+  /** Product analytics: "purchase completed" once a payment is credited (after its transaction commits). */
+  analytics?: Analytics;
+  /** The clock (tests move it). */
+  now?: () => Date;
+}
+
+/** Whether the billing portal can open for a person, and if not, why (in words for people). */
+export interface PortalAvailability {
+  available: boolean;
+  reason: string | null;
 }
 
 export type ApplyOutcome = 'credited' | 'already' | 'unknown' | 'mismatch';
@@ -47,6 +60,21 @@ export class PaymentsService {
 
   packages(): readonly CreditPackage[] {
     return this.deps.packages;
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /**
+   * Development checkouts expire lazily: on every read of a person's payments, pending ones older than
+   * CHECKOUT_EXPIRY_SECONDS become `expired`. Stripe expires its own sessions and tells us by webhook
+   * (`checkout.session.expired`), so with Stripe nothing is expired here.
+   */
+  private async expireStale(userId: string): Promise<void> {
+    if (this.mode !== 'development') return;
+    const cutoff = new Date(this.now().getTime() - this.deps.checkoutExpirySeconds * 1000);
+    await repo.expirePendingBefore(this.deps.db, cutoff, userId);
   }
 
   private packageById(id: string): CreditPackage {
@@ -103,6 +131,7 @@ export class PaymentsService {
       customerId,
       successUrl,
       cancelUrl,
+      expiresAt: new Date(this.now().getTime() + this.deps.checkoutExpirySeconds * 1000),
     });
     await repo.insertPayment(this.deps.db, {
       id: paymentId,
@@ -124,7 +153,11 @@ export class PaymentsService {
    * Credits a paid session once. The amount, currency, package and user must match the payment row
    * made at checkout; a mismatch is logged and credits nothing.
    */
-  async applyPaidSession(tx: Tx, session: CheckoutSessionInfo): Promise<ApplyOutcome> {
+  async applyPaidSession(
+    tx: Tx,
+    session: CheckoutSessionInfo,
+    credited: PaymentRow[] = [],
+  ): Promise<ApplyOutcome> {
     const payment = await repo.findBySession(tx, session.id);
     if (!payment) {
       this.deps.log.warn({ sessionId: session.id }, 'stripe: paid session with no payment row; ignored');
@@ -160,17 +193,21 @@ export class PaymentsService {
       },
       tx,
     );
+    credited.push(payment);
     return 'credited';
   }
 
   /** The success page: confirm with Stripe and credit now if the webhook has not yet. */
   async processPayment(userId: string, sessionId: string): Promise<ProcessResult> {
+    await this.expireStale(userId);
     let payment = await repo.findUserPaymentBySession(this.deps.db, userId, sessionId);
     if (!payment) throw notFound('This checkout');
     if (payment.status === 'pending') {
       const session = await this.deps.gateway.retrieveCheckoutSession(sessionId);
       if (session && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required')) {
-        await this.deps.db.transaction((tx) => this.applyPaidSession(tx, session));
+        const credited: PaymentRow[] = [];
+        await this.deps.db.transaction((tx) => this.applyPaidSession(tx, session, credited));
+        this.reportCredited(credited);
         payment = (await repo.findUserPaymentBySession(this.deps.db, userId, sessionId))!;
       }
     }
@@ -181,8 +218,31 @@ export class PaymentsService {
     };
   }
 
+  /**
+   * The Stripe Billing portal needs Stripe and a Stripe customer (made at a person's first checkout).
+   * Without either there is nothing to manage, and the page says so instead of offering a button.
+   */
+  async portalAvailability(userId: string): Promise<PortalAvailability> {
+    if (this.mode === 'development') {
+      return {
+        available: false,
+        reason:
+          'Billing is managed in Stripe, and this server takes payments without Stripe (development checkout). Your payments and receipts are listed on this page.',
+      };
+    }
+    if (!(await repo.findCustomer(this.deps.db, userId))) {
+      return {
+        available: false,
+        reason: 'There is no billing account yet: it is made with your first purchase.',
+      };
+    }
+    return { available: true, reason: null };
+  }
+
   async portalUrl(userId: string): Promise<string> {
-    const customerId = await this.ensureCustomer(userId);
+    const availability = await this.portalAvailability(userId);
+    if (!availability.available) throw new AppError('CONFLICT', availability.reason!);
+    const customerId = (await repo.findCustomer(this.deps.db, userId))!;
     return this.deps.gateway.createPortalSession(customerId, `${this.deps.webUrl}/credits`);
   }
 
@@ -191,6 +251,7 @@ export class PaymentsService {
    * the first time it is listed, and keeps it; a Stripe hiccup just leaves it empty for now.
    */
   async transactions(userId: string, limit: number): Promise<PaymentRow[]> {
+    await this.expireStale(userId);
     const rows = await repo.listForUser(this.deps.db, userId, limit);
     return Promise.all(
       rows.map(async (row) => {
@@ -215,20 +276,27 @@ export class PaymentsService {
     } catch {
       throw new AppError('VALIDATION_FAILED', 'The webhook signature is not valid.');
     }
+    const credited: PaymentRow[] = [];
     await this.deps.db.transaction(async (tx) => {
       if (!(await repo.claimEvent(tx, event.id, event.type))) return;
-      await this.applyEvent(tx, event);
+      await this.applyEvent(tx, event, credited);
     });
+    this.reportCredited(credited);
   }
 
-  private async applyEvent(tx: Tx, event: Stripe.Event): Promise<void> {
+  /** Told only after the crediting transaction committed, so a rolled-back credit is never reported. */
+  private reportCredited(credited: readonly PaymentRow[]): void {
+    for (const payment of credited) this.deps.analytics?.purchaseCompleted(payment);
+  }
+
+  private async applyEvent(tx: Tx, event: Stripe.Event, credited: PaymentRow[]): Promise<void> {
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
         const session = toSessionInfo(event.data.object);
         // An unpaid completion is a delayed method (bank debit): stays pending until async_payment_*.
         if (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required') {
-          await this.applyPaidSession(tx, session);
+          await this.applyPaidSession(tx, session, credited);
         }
         return;
       }
@@ -240,7 +308,7 @@ export class PaymentsService {
       case 'checkout.session.expired': {
         // Abandoned at Checkout: nothing was paid, so it leaves "pending" for good.
         const payment = await repo.findBySession(tx, event.data.object.id);
-        if (payment) await repo.markEndedIfPending(tx, payment.id, 'cancelled');
+        if (payment) await repo.markEndedIfPending(tx, payment.id, 'expired');
         return;
       }
       case 'charge.refunded':
@@ -294,6 +362,7 @@ export class PaymentsService {
 
   private async devPayment(userId: string, sessionId: string): Promise<PaymentRow> {
     if (this.mode !== 'development') throw notFound('This checkout');
+    await this.expireStale(userId);
     const payment = await repo.findUserPaymentBySession(this.deps.db, userId, sessionId);
     if (!payment) throw notFound('This checkout');
     return payment;
@@ -309,6 +378,12 @@ export class PaymentsService {
     sessionId: string,
   ): Promise<{ status: PaymentRow['status']; redirectUrl: string }> {
     const payment = await this.devPayment(userId, sessionId);
+    if (payment.status === 'expired') {
+      throw new AppError(
+        'CONFLICT',
+        'This checkout has expired and can no longer be paid. Choose a package again to start a new one.',
+      );
+    }
     if (payment.status === 'pending') {
       const payload = JSON.stringify({
         id: `evt_dev_${randomBytes(12).toString('hex')}`,

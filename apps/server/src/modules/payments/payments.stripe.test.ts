@@ -260,12 +260,12 @@ describe(`payments through the Stripe SDK and a fake Stripe on ${testDb}`, () =>
     expect(await balance(client)).toBe(100);
   });
 
-  it('marks a checkout that expired unpaid as cancelled, crediting nothing', async () => {
+  it('marks a checkout that expired unpaid as expired, crediting nothing', async () => {
     const client = await signedInClient(env, 'expired');
     const { session_id } = await buy(client);
     const expired = { ...stripe.pay(session_id, 'unpaid'), status: 'expired' };
     expect(await stripe.deliver(webhookUrl, stripe.event('checkout.session.expired', expired))).toBe(200);
-    expect((await paymentOf(session_id)).status).toBe('cancelled');
+    expect((await paymentOf(session_id)).status).toBe('expired');
     expect(await balance(client)).toBe(0);
   });
 
@@ -279,6 +279,32 @@ describe(`payments through the Stripe SDK and a fake Stripe on ${testDb}`, () =>
     expect(await stripe.deliver(webhookUrl, stripe.event('checkout.session.completed', session))).toBe(200);
     expect(await balance(client)).toBe(0);
     expect((await paymentOf(session_id)).status).toBe('pending');
+  });
+
+  it('offers the billing portal only once a Stripe customer exists', async () => {
+    const client = await signedInClient(env, 'portal-none');
+    expect((await client.call('GET', '/api/credits/billing-portal')).json()).toEqual({
+      available: false,
+      reason: expect.stringMatching(/no billing account yet/),
+    });
+    const refused = await client.call('POST', '/api/create-customer-portal-session');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toMatch(/first purchase/);
+    await buy(client);
+    expect((await client.call('GET', '/api/credits/billing-portal')).json()).toEqual({
+      available: true,
+      reason: null,
+    });
+  });
+
+  it('asks Stripe to expire an unpaid Checkout Session after CHECKOUT_EXPIRY_SECONDS (24 h)', async () => {
+    const client = await signedInClient(env, 'expiry');
+    const before = Math.floor(Date.now() / 1000);
+    await buy(client);
+    const created = stripe.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!;
+    const expiresAt = Number(created.body.expires_at);
+    expect(expiresAt - before).toBeGreaterThanOrEqual(86_400 - 5);
+    expect(expiresAt - before).toBeLessThanOrEqual(86_400 + 5);
   });
 
   it("opens the billing portal for the user's stored customer", async () => {

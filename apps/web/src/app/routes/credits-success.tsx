@@ -16,7 +16,7 @@ export default function CreditsSuccessRoute() {
   const sessionId = search.get('session_id') ?? '';
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-8">
-      <PageHeader icon={<CoinsIcon />} title={title} description={t('pages.credits.description')} />
+      <PageHeader icon={<CoinsIcon />} title={title} description={t('credits.success.description')} />
       <PaymentSuccess sessionId={sessionId} />
       <ErrorBoundary>
         <ReviewPrompt />

@@ -14,6 +14,7 @@ import { useModels } from '@/features/generate/api/get-models';
 import { forgetJobImage } from '@/features/generate/api/get-progress';
 import { GenerateStudio } from '@/features/generate/components/generate-studio';
 import { lockSeed, useRemix } from '@/features/generate/hooks/use-remix';
+import { usePromptFromUrl } from '@/features/generate/hooks/use-prompt-from-url';
 import { sendToStudio } from '@/features/studio/stores/studio-store';
 
 /** The Generate page: composes the studio (generate), result cards (gallery) and the balance (credits). */
@@ -21,6 +22,7 @@ export default function GenerateRoute() {
   const { t } = useTranslation();
   const title = t('pages.generate.title');
   useDocumentTitle(title);
+  usePromptFromUrl();
   const balance = useCreditBalance();
   const refreshBalance = useRefreshCreditBalance();
   const remix = useRemix();

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type PathKey } from '@/config/paths';
@@ -13,6 +13,11 @@ import {
   SparklesIcon,
   WandIcon,
 } from '@/components/ui/icons';
+import { ErrorBoundary } from '@/components/errors/error-boundary';
+import { PackagePrices } from '@/features/credits/components/package-prices';
+import { ExampleShowcase, LiveCounter } from '@/features/examples/components/example-showcase';
+import { useModels } from '@/features/generate/api/get-models';
+import { AverageRating } from '@/features/reviews/components/average-rating';
 
 const features: { key: string; to: PathKey; icon: ReactNode }[] = [
   { key: 'generate', to: 'generate', icon: <SparklesIcon /> },
@@ -23,9 +28,18 @@ const features: { key: string; to: PathKey; icon: ReactNode }[] = [
   { key: 'train', to: 'training', icon: <BrainIcon /> },
 ];
 
+/**
+ * The landing page: what Lumina makes (the newest public examples), how much (the live counter), what
+ * people think (the average review), what it costs (the credit packages), and one call to action.
+ */
 export default function LandingRoute() {
   const { t } = useTranslation();
   useDocumentTitle(t('pages.home.documentTitle'));
+  const models = useModels();
+  const modelName = useMemo(() => {
+    const names = new Map(models.data?.models.map((m) => [m.id, m.display_name]));
+    return (id: string) => names.get(id);
+  }, [models.data]);
   return (
     <div className="flex flex-col gap-16 sm:gap-20">
       <section className="relative isolate pt-6 text-center sm:pt-12">
@@ -43,16 +57,25 @@ export default function LandingRoute() {
         <p className="mx-auto mt-5 max-w-2xl text-base text-pretty text-zinc-600 sm:text-lg dark:text-zinc-400">
           {t('pages.home.description')}
         </p>
-        <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+        <div className="mt-8 flex flex-col items-center justify-center gap-4">
           <ButtonLink to={paths.generate}>
             {t('pages.home.primaryCta')}
             <ArrowRightIcon />
           </ButtonLink>
-          <ButtonLink to={paths.gallery} variant="secondary">
-            {t('pages.home.secondaryCta')}
-          </ButtonLink>
+          <div className="flex min-h-5 flex-col items-center gap-1.5">
+            <ErrorBoundary fallback={() => null}>
+              <LiveCounter />
+            </ErrorBoundary>
+            <ErrorBoundary fallback={() => null}>
+              <AverageRating />
+            </ErrorBoundary>
+          </div>
         </div>
       </section>
+
+      <ErrorBoundary fallback={() => null}>
+        <ExampleShowcase modelName={modelName} />
+      </ErrorBoundary>
 
       <section aria-labelledby="features-heading">
         <h2 id="features-heading" className="mb-6 text-xl font-semibold tracking-tight sm:text-2xl">
@@ -76,6 +99,18 @@ export default function LandingRoute() {
             </li>
           ))}
         </ul>
+      </section>
+
+      <section aria-labelledby="pricing-heading" className="flex flex-col gap-5">
+        <div>
+          <h2 id="pricing-heading" className="text-xl font-semibold tracking-tight sm:text-2xl">
+            {t('landing.pricingTitle')}
+          </h2>
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{t('landing.pricingBody')}</p>
+        </div>
+        <ErrorBoundary fallback={() => null}>
+          <PackagePrices />
+        </ErrorBoundary>
       </section>
     </div>
   );

@@ -5,6 +5,7 @@ import { Footer } from '@/components/layouts/footer';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { SystemStatus } from '@/features/system/components/system-status';
 import { UserMenu } from '@/features/auth/components/user-menu';
+import { AnalyticsTracker } from '../analytics-tracker';
 
 /** The app frame: header, the routed page (with its own error boundary) and footer. */
 export default function RootLayout() {
@@ -12,6 +13,7 @@ export default function RootLayout() {
   const { pathname } = useLocation();
   return (
     <div className="flex min-h-dvh flex-col">
+      <AnalyticsTracker />
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:px-3 focus:py-2 focus:shadow dark:focus:bg-zinc-900"

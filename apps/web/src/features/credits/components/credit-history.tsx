@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import type { CreditHistoryEntry } from '@lumina/contracts';
 import { PanelErrorFallback } from '@/components/errors/panel-error-fallback';
 import { buttonClass } from '@/components/ui/button-link';
 import { Spinner } from '@/components/ui/spinner';
@@ -38,7 +39,7 @@ export function CreditHistory() {
                   {t('credits.history.reason')}
                 </th>
                 <th scope="col" className={`${cell} font-medium`}>
-                  {t('credits.history.reference')}
+                  {t('credits.history.what')}
                 </th>
                 <th scope="col" className={`${cell} text-right font-medium`}>
                   {t('credits.history.amount')}
@@ -57,11 +58,8 @@ export function CreditHistory() {
                   <td className={cell}>
                     {t(`credits.history.reasons.${entry.reason}`, { defaultValue: entry.reason })}
                   </td>
-                  <td
-                    className={`${cell} max-w-40 truncate font-mono text-xs text-zinc-500 dark:text-zinc-400`}
-                    title={entry.reference ?? undefined}
-                  >
-                    {entry.reference ?? t('credits.history.noReference')}
+                  <td className="max-w-80 px-3 py-2.5 text-xs text-zinc-600 dark:text-zinc-400">
+                    <EntryDescription entry={entry} />
                   </td>
                   <td
                     className={`${cell} text-right font-semibold tabular-nums ${
@@ -91,4 +89,56 @@ export function CreditHistory() {
       )}
     </section>
   );
+}
+
+/** What an entry was for, as a person recognises it: the tool, model, prompt's start and result, or the package. */
+function EntryDescription({ entry }: { entry: CreditHistoryEntry }) {
+  const { t } = useTranslation();
+  if (entry.job) {
+    const tool = t(`credits.history.tools.${entry.job.kind}`, { defaultValue: entry.job.kind });
+    const result = entry.job.result;
+    return (
+      <div className="flex items-center gap-2.5" data-testid="history-job">
+        {result && (
+          <img
+            src={result.thumbnail_url}
+            alt=""
+            width={32}
+            height={32}
+            loading="lazy"
+            className="size-8 shrink-0 rounded-md bg-zinc-100 object-cover dark:bg-zinc-800"
+          />
+        )}
+        <div className="min-w-0">
+          <p className="truncate font-medium text-zinc-800 dark:text-zinc-200">
+            {t('credits.history.jobLine', { tool, model: entry.job.model_name })}
+          </p>
+          {entry.job.prompt_excerpt && (
+            <p className="truncate" title={entry.job.prompt_excerpt}>
+              “{entry.job.prompt_excerpt}”
+            </p>
+          )}
+          {result && (
+            <a
+              href={result.url}
+              target="_blank"
+              rel="noreferrer"
+              aria-label={t('credits.history.viewResultLabel', { tool })}
+              className="font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-300"
+            >
+              {t('credits.history.viewResult')}
+            </a>
+          )}
+        </div>
+      </div>
+    );
+  }
+  if (entry.payment) {
+    return (
+      <span className="font-medium text-zinc-800 dark:text-zinc-200">
+        {t('credits.history.package', { name: entry.payment.package_name })}
+      </span>
+    );
+  }
+  return <span>{t('credits.history.noReference')}</span>;
 }

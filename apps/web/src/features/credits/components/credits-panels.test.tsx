@@ -38,6 +38,8 @@ const entry = (n: number): CreditHistoryEntry => ({
   reference: `ref-${n}`,
   created_at: new Date(Date.UTC(2026, 0, 1, 12, n)).toISOString(),
   balance_after: 1000 - n,
+  job: null,
+  payment: null,
 });
 
 describe('credit packages', () => {
@@ -101,14 +103,77 @@ describe('credit history', () => {
   });
 });
 
+describe('credit history descriptions', () => {
+  it('names the tool, model, prompt start and result of a job, and the package of a purchase', async () => {
+    server.route('GET', '/api/credits/history', (_req, res) =>
+      json(res, 200, {
+        items: [
+          {
+            ...entry(1),
+            reason: 'product_holding',
+            reference: 'job:0b6c1f3e-8f49-4a5e-9b1a-3f3c2b1a0d9e',
+            job: {
+              id: '0b6c1f3e-8f49-4a5e-9b1a-3f3c2b1a0d9e',
+              kind: 'product_holding',
+              model: 'local-product',
+              model_name: 'Lumina Product',
+              prompt_excerpt: 'A person holding a bottle…',
+              status: 'succeeded',
+              result: {
+                type: 'image',
+                id: '6c8a4c3e-1b55-4bd4-8a59-1fb6a2cc2f10',
+                url: '/files/result.png',
+                thumbnail_url: '/files/result.webp',
+              },
+            },
+          },
+          {
+            ...entry(2),
+            reference: '5b3f7a40-3c1d-4e2f-9f3c-7b2e1d0c9a8b',
+            payment: { id: '5b3f7a40-3c1d-4e2f-9f3c-7b2e1d0c9a8b', package_name: 'Creator', status: 'paid' },
+          },
+        ],
+        next_cursor: null,
+      }),
+    );
+    renderWithApp(<CreditHistory />, { i18n });
+    await waitFor(() => expect(screen.getAllByTestId('history-row')).toHaveLength(2));
+    const [job, purchase] = screen.getAllByTestId('history-row');
+    expect(within(job!).getByText('Product photo')).toBeTruthy();
+    expect(within(job!).getByText('Product photo · Lumina Product')).toBeTruthy();
+    expect(within(job!).getByText('“A person holding a bottle…”')).toBeTruthy();
+    const link = within(job!).getByRole('link', { name: /View the result of this Product photo job/ });
+    expect(link.getAttribute('href')).toBe('/files/result.png');
+    expect(job!.textContent).not.toMatch(/job:|product_holding/);
+    expect(within(purchase!).getByText('Creator package')).toBeTruthy();
+  });
+});
+
 describe('manage billing', () => {
-  it('opens the portal URL, or is disabled with a note when the server has no portal for the user', async () => {
+  it('says why instead of offering the button when the server has no portal for the person', async () => {
+    server.route('GET', '/api/credits/billing-portal', (_req, res) =>
+      json(res, 200, { available: false, reason: 'There is no billing account yet.' }),
+    );
+    renderWithApp(<ManageBillingButton />, { i18n });
+    expect((await screen.findByTestId('billing-unavailable')).textContent).toBe(
+      'There is no billing account yet.',
+    );
+    expect(screen.queryByTestId('manage-billing')).toBeNull();
+  });
+
+  it("opens the portal URL, or is disabled with the server's note when the portal refuses", async () => {
+    server.route('GET', '/api/credits/billing-portal', (_req, res) =>
+      json(res, 200, { available: true, reason: null }),
+    );
     server.route('POST', '/api/create-customer-portal-session', (_req, res) =>
       json(res, 200, { url: 'https://billing.example/session' }),
     );
     const redirects: string[] = [];
     renderWithApp(<ManageBillingButton redirect={(url) => redirects.push(url)} />, { i18n });
-    fireEvent.click(await screen.findByTestId('manage-billing'));
+    await waitFor(() =>
+      expect((screen.getByTestId('manage-billing') as HTMLButtonElement).disabled).toBe(false),
+    );
+    fireEvent.click(screen.getByTestId('manage-billing'));
     await waitFor(() => expect(redirects).toEqual(['https://billing.example/session']));
     cleanup();
 
@@ -116,8 +181,11 @@ describe('manage billing', () => {
       json(res, 409, { detail: 'No billing account yet', code: 'CONFLICT' }),
     );
     renderWithApp(<ManageBillingButton />, { i18n });
-    fireEvent.click(await screen.findByTestId('manage-billing'));
-    expect(await screen.findByText('Billing management opens after your first card payment.')).toBeTruthy();
+    await waitFor(() =>
+      expect((screen.getByTestId('manage-billing') as HTMLButtonElement).disabled).toBe(false),
+    );
+    fireEvent.click(screen.getByTestId('manage-billing'));
+    expect(await screen.findByText('No billing account yet')).toBeTruthy();
     expect((screen.getByTestId('manage-billing') as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -63,12 +63,22 @@ export function DevCheckout({
               {formatPrice(session.data.amount_cents, session.data.currency, i18n.language)}
             </dd>
           </dl>
-          {session.data.status !== 'pending' && (
-            <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-              {t('credits.devCheckout.notOpen', {
-                status: t(`credits.transactions.status.${session.data.status}`).toLowerCase(),
-              })}
+          {session.data.status === 'expired' ? (
+            <p
+              role="status"
+              data-testid="dev-checkout-expired"
+              className="text-sm text-zinc-600 dark:text-zinc-400"
+            >
+              {t('credits.devCheckout.expired')}
             </p>
+          ) : (
+            session.data.status !== 'pending' && (
+              <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+                {t('credits.devCheckout.notOpen', {
+                  status: t(`credits.transactions.status.${session.data.status}`).toLowerCase(),
+                })}
+              </p>
+            )
           )}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <button

@@ -1,30 +1,50 @@
 import { useTranslation } from 'react-i18next';
 import { buttonClass } from '@/components/ui/button-link';
 import { ApiError } from '@/lib/api-client';
+import { useBillingPortalStatus } from '../api/get-billing-portal-status';
 import { useCreatePortalSession } from '../api/create-portal-session';
 
 /** Statuses meaning "there is no billing portal for this user (yet)" rather than a passing failure. */
 const UNAVAILABLE = new Set([404, 409, 501, 503]);
 
-/** Opens the Stripe Billing portal; when the server says there is none, the button is disabled with a note. */
+/**
+ * Opens the Stripe Billing portal. The server says beforehand whether there is one for this person
+ * (Stripe configured, a Stripe customer made at the first purchase); when there is not, the page says
+ * why instead of offering a button that could only reload it.
+ */
 export function ManageBillingButton({ redirect }: { redirect?: (url: string) => void }) {
   const { t } = useTranslation();
+  const status = useBillingPortalStatus();
   const portal = useCreatePortalSession(redirect ? { redirect } : undefined);
   const unavailable = portal.error instanceof ApiError && UNAVAILABLE.has(portal.error.status);
+  if (status.data && !status.data.available) {
+    return (
+      <p
+        data-testid="billing-unavailable"
+        className="max-w-xs text-xs text-zinc-600 sm:text-right dark:text-zinc-400"
+      >
+        {status.data.reason ?? t('credits.billing.unavailable')}
+      </p>
+    );
+  }
   return (
     <div className="flex flex-col items-start gap-1.5 sm:items-end">
       <button
         type="button"
         data-testid="manage-billing"
         onClick={() => portal.mutate()}
-        disabled={portal.isPending || portal.isSuccess || unavailable}
+        disabled={status.isPending || portal.isPending || portal.isSuccess || unavailable}
         className={`${buttonClass('secondary')} disabled:cursor-not-allowed disabled:opacity-60`}
       >
-        {portal.isPending ? t('credits.billing.opening') : t('credits.billing.manage')}
+        {status.isPending
+          ? t('credits.billing.checking')
+          : portal.isPending
+            ? t('credits.billing.opening')
+            : t('credits.billing.manage')}
       </button>
       {portal.error && (
-        <p role="status" className="max-w-xs text-xs text-zinc-500 sm:text-right dark:text-zinc-400">
-          {unavailable ? t('credits.billing.unavailable') : portal.error.message}
+        <p role="status" className="max-w-xs text-xs text-zinc-600 sm:text-right dark:text-zinc-400">
+          {portal.error.message}
         </p>
       )}
     </div>

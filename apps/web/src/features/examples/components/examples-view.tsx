@@ -1,0 +1,132 @@
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { ErrorBoundary } from '@/components/errors/error-boundary';
+import { ImagesIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
+import { useExampleCategories } from '../api/get-example-categories';
+import { useExamples } from '../api/list-examples';
+import { ExampleCard } from './example-card';
+
+/**
+ * Public examples by category, for everyone (signed in or not): each with its prompt, model and "Try
+ * this prompt". The category lives in the URL, so a shared link shows the same view.
+ */
+export function ExamplesView({ modelName }: { modelName?: (id: string) => string | undefined }) {
+  const [params, setParams] = useSearchParams();
+  const category = params.get('category') ?? undefined;
+  const choose = (next?: string) => setParams(next ? { category: next } : {}, { replace: true });
+  return (
+    <div className="flex flex-col gap-5">
+      <ErrorBoundary fallback={() => null}>
+        <CategoryChips value={category} onChange={choose} />
+      </ErrorBoundary>
+      <ErrorBoundary key={category ?? ''}>
+        <ExampleResults category={category} modelName={modelName} />
+      </ErrorBoundary>
+    </div>
+  );
+}
+
+function CategoryChips({ value, onChange }: { value?: string; onChange: (category?: string) => void }) {
+  const { t } = useTranslation();
+  const categories = useExampleCategories();
+  const list = categories.data?.categories ?? [];
+  if (list.length === 0) return null;
+  const chip = (selected: boolean) =>
+    `shrink-0 rounded-full px-3 py-1.5 text-sm font-medium ring-1 ring-inset transition ${
+      selected
+        ? 'bg-brand-600 text-white ring-brand-600 dark:bg-brand-500 dark:text-zinc-950 dark:ring-brand-500'
+        : 'bg-white text-zinc-700 ring-zinc-200 hover:ring-brand-300 dark:bg-zinc-900 dark:text-zinc-300 dark:ring-zinc-700'
+    }`;
+  return (
+    <div
+      className="-mx-1 flex gap-2 overflow-x-auto px-1 pb-1"
+      role="group"
+      aria-label={t('examples.categories')}
+    >
+      <button
+        type="button"
+        aria-pressed={!value}
+        onClick={() => onChange(undefined)}
+        className={chip(!value)}
+      >
+        {t('examples.all')}
+      </button>
+      {list.map((c) => (
+        <button
+          key={c.name}
+          type="button"
+          aria-pressed={value === c.name}
+          onClick={() => onChange(c.name)}
+          className={chip(value === c.name)}
+        >
+          {c.name}
+          <span className="ml-1.5 text-xs tabular-nums">{c.count}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function ExampleResults({
+  category,
+  modelName,
+}: {
+  category?: string;
+  modelName?: (id: string) => string | undefined;
+}) {
+  const { t } = useTranslation();
+  const query = useExamples(category);
+  const images = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  if (query.isPending)
+    return (
+      <div className="flex justify-center py-20" aria-busy="true">
+        <Spinner />
+      </div>
+    );
+  if (query.isError)
+    return (
+      <div
+        role="alert"
+        className="rounded-2xl bg-red-50 p-6 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-100"
+      >
+        {query.error.message}{' '}
+        <button type="button" onClick={() => void query.refetch()} className="font-semibold underline">
+          {t('errors.retry')}
+        </button>
+      </div>
+    );
+  if (images.length === 0)
+    return (
+      <div
+        data-testid="examples-empty"
+        className="flex flex-col items-center gap-3 rounded-3xl border border-dashed border-zinc-300 px-6 py-16 text-center dark:border-zinc-700"
+      >
+        <span className="flex size-12 items-center justify-center rounded-2xl bg-brand-100 text-2xl text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">
+          <ImagesIcon />
+        </span>
+        <p className="font-semibold">{t('examples.empty.title')}</p>
+        <p className="max-w-sm text-sm text-zinc-600 dark:text-zinc-400">{t('examples.empty.body')}</p>
+      </div>
+    );
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="columns-1 gap-4 sm:columns-2 lg:columns-3" data-testid="examples-grid">
+        {images.map((image, i) => (
+          <ExampleCard key={image.id} image={image} modelName={modelName?.(image.model)} eager={i < 3} />
+        ))}
+      </div>
+      {query.hasNextPage && (
+        <button
+          type="button"
+          onClick={() => void query.fetchNextPage()}
+          disabled={query.isFetchingNextPage}
+          className="self-center rounded-xl border border-zinc-300 px-4 py-2 text-sm font-semibold hover:bg-zinc-100 disabled:opacity-60 dark:border-zinc-700 dark:hover:bg-zinc-800"
+        >
+          {query.isFetchingNextPage ? t('examples.loading') : t('examples.loadMore')}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+import { generateFormStore } from '../stores/generate-form';
+
+/**
+ * "Try this prompt" arrives as `/generate?prompt=…&model=…` (a plain link, so it survives the trip
+ * through sign-in): the form takes the prompt and model once, and the address drops them so a reload
+ * does not overwrite later edits.
+ */
+export function usePromptFromUrl() {
+  const [params, setParams] = useSearchParams();
+  const prompt = params.get('prompt');
+  const model = params.get('model');
+  useEffect(() => {
+    if (prompt === null) return;
+    generateFormStore.getState().set({ text: prompt, ...(model ? { model } : {}) });
+    const next = new URLSearchParams(params);
+    next.delete('prompt');
+    next.delete('model');
+    setParams(next, { replace: true });
+  }, [prompt, model, params, setParams]);
+}

@@ -1,0 +1,66 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { newEmail, signInWithCode } from './support/auth';
+import { waitForExamples } from './support/examples';
+
+/** Every main page, signed out first (public) then signed in. */
+const PUBLIC_PAGES = ['/', '/examples', '/terms', '/privacy'];
+const SIGNED_IN_PAGES = ['/generate', '/studio', '/gallery', '/credits', '/account'];
+
+async function seriousViolations(page: Page, mustCheck: string[] = []) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  // axe really looked: contrast and link names (and image alternatives where asked) were checked.
+  const checked = [...results.passes, ...results.incomplete, ...results.violations].map((r) => r.id);
+  expect(['color-contrast', 'link-name', ...mustCheck].filter((id) => !checked.includes(id))).toEqual([]);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      rule: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes
+        .slice(0, 5)
+        .map((n) => `${n.target.join(' ')} :: ${n.failureSummary?.split('\n')[1] ?? ''}`),
+    }));
+}
+
+async function settle(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  // Let lazy panels and queries finish so axe sees the page a person sees (signed-in pages keep a
+  // progress stream open, so the network never goes idle).
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 10_000 });
+  await page.waitForTimeout(750);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`main pages have no serious or critical accessibility violations (${theme})`, async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    // The landing page and Examples are checked with their images.
+    await waitForExamples(page);
+    await page.emulateMedia({ colorScheme: theme });
+    const found: Record<string, unknown> = {};
+    for (const path of PUBLIC_PAGES) {
+      await settle(page, path);
+      if (theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+      const withImages = path === '/' || path === '/examples';
+      if (withImages) await expect(page.getByTestId('example-card').first()).toBeVisible();
+      const violations = await seriousViolations(page, withImages ? ['image-alt'] : []);
+      if (violations.length) found[path] = violations;
+    }
+    await page.goto('/auth');
+    await signInWithCode(page, request, newEmail(`a11y-${theme}`));
+    await expect(page).toHaveURL(/\/onboarding/);
+    for (const path of SIGNED_IN_PAGES) {
+      await settle(page, path);
+      const violations = await seriousViolations(page);
+      if (violations.length) found[path] = violations;
+    }
+    expect(found, JSON.stringify(found, null, 2)).toEqual({});
+  });
+}
