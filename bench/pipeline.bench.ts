@@ -14,7 +14,7 @@
  * jobs/s with two worker processes of 4, and within 1.3× of one process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -33,6 +33,14 @@ const JOBS = arg('--jobs', 600);
 const CLIENTS = 16;
 const CONCURRENCY = 4;
 const WRITE = !args.includes('--no-write');
+/** `--only scale-out` or `--only one`: measure one topology (a quick look; never written to the docs). */
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+/** `--profile <dir>`: a V8 CPU profile of every Lumina process over the throughput phase. */
+const PROFILE_DIR = args.includes('--profile')
+  ? path.resolve(args[args.indexOf('--profile') + 1]!)
+  : undefined;
+/** `--sql`: every Lumina process prints the SQL statements it sent in the throughput phase, by count. */
+const SQL_STATS = args.includes('--sql');
 
 interface Topology {
   name: string;
@@ -51,6 +59,33 @@ interface Result {
   jobsPerSecond: number;
   /** CPU time all Lumina processes spent per job during the throughput phase. */
   cpuMsPerJob: number;
+  /** CPU time the PostgreSQL backends serving this bench's database spent per job in that phase. */
+  pgCpuMsPerJob: number;
+}
+
+const TICK_MS = 10; // /proc reports CPU time in clock ticks of 1/100 s (CLK_TCK) on Linux.
+
+/**
+ * CPU time (ms) used so far by each PostgreSQL backend connected to `database`, by pid, read from
+ * /proc (the server runs on this machine). Background processes shared with other databases
+ * (WAL writer, checkpointer) are not included.
+ */
+async function backendCpu(client: pg.Client, database: string): Promise<Map<number, number>> {
+  const { rows } = await client.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = $1',
+    [database],
+  );
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+    } catch {
+      // Gone meanwhile, or not on this machine.
+    }
+  }
+  return cpu;
 }
 
 const server = path.join(import.meta.dirname, 'pipeline-server.ts');
@@ -97,8 +132,14 @@ async function measure(topology: Topology): Promise<Result> {
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     WELCOME_CREDITS: '1000000',
     DATABASE_URL: db.url,
+    // One person sending prompts far faster than a person could: the product's rate limits are not
+    // what this bench measures (the default 60 writes a minute would refuse the throughput phase).
+    RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+    RATE_LIMIT_IP_WRITE_PER_MINUTE: '1000000',
     QUEUE_POLL_INTERVAL_SECONDS: '0.5',
     WORKER_CONCURRENCY: String(CONCURRENCY),
+    ...(PROFILE_DIR ? { BENCH_PROFILE_DIR: PROFILE_DIR } : {}),
+    ...(SQL_STATS ? { BENCH_SQL_STATS: '1' } : {}),
   };
   // The API process first (it migrates the database), then the workers.
   const [first, ...others] = topology.processes;
@@ -154,6 +195,8 @@ async function measure(topology: Topology): Promise<Result> {
         .rows[0]!.n;
     const before = await succeeded();
     const cpuTotal = async () => (await Promise.all(procs.map((p) => p.cpuMs()))).reduce((a, b) => a + b, 0);
+    const database = new URL(db.url).pathname.slice(1);
+    const pgBefore = await backendCpu(counter, database);
     const cpuBefore = await cpuTotal();
     const t0 = performance.now();
     let next = 0;
@@ -173,8 +216,10 @@ async function measure(topology: Topology): Promise<Result> {
     while ((await succeeded()) - before < JOBS) await new Promise((r) => setTimeout(r, 10));
     const seconds = (performance.now() - t0) / 1000;
     const cpuMsPerJob = ((await cpuTotal()) - cpuBefore) / JOBS;
+    let pgCpu = 0;
+    for (const [pid, after] of await backendCpu(counter, database)) pgCpu += after - (pgBefore.get(pid) ?? 0);
     await pool.close();
-    return { topology, latencies, jobsPerSecond: JOBS / seconds, cpuMsPerJob };
+    return { topology, latencies, jobsPerSecond: JOBS / seconds, cpuMsPerJob, pgCpuMsPerJob: pgCpu / JOBS };
   } finally {
     await counter.end().catch(() => undefined);
     await Promise.all(procs.map((p) => stopProcess(p.child)));
@@ -185,12 +230,22 @@ async function measure(topology: Topology): Promise<Result> {
 
 const loadBefore = os.loadavg()[0]!;
 const results: Result[] = [];
-for (const topology of TOPOLOGIES) {
+for (const topology of TOPOLOGIES.filter((t) => !ONLY || t.name.startsWith(ONLY))) {
   process.stdout.write(`measuring ${topology.name}…\n`);
   results.push(await measure(topology));
 }
 const loadAfter = os.loadavg()[0]!;
 
+if (results.length < 2) {
+  for (const r of results) {
+    console.log(
+      `${r.topology.name}: median ${ms(percentile(r.latencies, 50))}, p95 ${ms(percentile(r.latencies, 95))}, ` +
+        `${r.jobsPerSecond.toFixed(1)} jobs/s, Lumina CPU ${r.cpuMsPerJob.toFixed(2)} ms/job, ` +
+        `PostgreSQL CPU ${r.pgCpuMsPerJob.toFixed(2)} ms/job; load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
+    );
+  }
+  process.exit(0);
+}
 const [base, scaled] = results as [Result, Result];
 const median = (r: Result) => percentile(r.latencies, 50);
 const rows = results.map((r) => [
@@ -201,6 +256,7 @@ const rows = results.map((r) => [
   ms(Math.max(...r.latencies)),
   `${r.jobsPerSecond.toFixed(1)} jobs/s`,
   `${r.cpuMsPerJob.toFixed(1)} ms`,
+  `${r.pgCpuMsPerJob.toFixed(1)} ms`,
 ]);
 rows.push([
   '**scale-out ÷ one process**',
@@ -210,9 +266,19 @@ rows.push([
   '',
   `**${(scaled.jobsPerSecond / base.jobsPerSecond).toFixed(2)}×**`,
   `${(scaled.cpuMsPerJob / base.cpuMsPerJob).toFixed(2)}×`,
+  `${(scaled.pgCpuMsPerJob / base.pgCpuMsPerJob).toFixed(2)}×`,
 ]);
 const out = table(
-  ['topology', 'runs', 'median', 'p95', 'max', `throughput (${JOBS} jobs)`, 'Lumina CPU per job'],
+  [
+    'topology',
+    'runs',
+    'median',
+    'p95',
+    'max',
+    `throughput (${JOBS} jobs)`,
+    'Lumina CPU per job',
+    'PostgreSQL CPU per job',
+  ],
   rows,
 );
 console.log(out);
