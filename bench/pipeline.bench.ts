@@ -61,6 +61,8 @@ interface Result {
   cpuMsPerJob: number;
   /** CPU time the PostgreSQL backends serving this bench's database spent per job in that phase. */
   pgCpuMsPerJob: number;
+  /** Lumina CPU per job by process, in the order of the topology's processes. */
+  cpuMsPerJobByProcess: number[];
 }
 
 const TICK_MS = 10; // /proc reports CPU time in clock ticks of 1/100 s (CLK_TCK) on Linux.
@@ -194,10 +196,10 @@ async function measure(topology: Topology): Promise<Result> {
       (await counter.query<{ n: number }>(`select count(*)::int as n from jobs where status = 'succeeded'`))
         .rows[0]!.n;
     const before = await succeeded();
-    const cpuTotal = async () => (await Promise.all(procs.map((p) => p.cpuMs()))).reduce((a, b) => a + b, 0);
+    const cpuEach = () => Promise.all(procs.map((p) => p.cpuMs()));
     const database = new URL(db.url).pathname.slice(1);
     const pgBefore = await backendCpu(counter, database);
-    const cpuBefore = await cpuTotal();
+    const cpuBefore = await cpuEach();
     const t0 = performance.now();
     let next = 0;
     await Promise.all(
@@ -215,11 +217,19 @@ async function measure(topology: Topology): Promise<Result> {
     );
     while ((await succeeded()) - before < JOBS) await new Promise((r) => setTimeout(r, 10));
     const seconds = (performance.now() - t0) / 1000;
-    const cpuMsPerJob = ((await cpuTotal()) - cpuBefore) / JOBS;
+    const cpuMsPerJobByProcess = (await cpuEach()).map((after, i) => (after - cpuBefore[i]!) / JOBS);
+    const cpuMsPerJob = cpuMsPerJobByProcess.reduce((a, b) => a + b, 0);
     let pgCpu = 0;
     for (const [pid, after] of await backendCpu(counter, database)) pgCpu += after - (pgBefore.get(pid) ?? 0);
     await pool.close();
-    return { topology, latencies, jobsPerSecond: JOBS / seconds, cpuMsPerJob, pgCpuMsPerJob: pgCpu / JOBS };
+    return {
+      topology,
+      latencies,
+      jobsPerSecond: JOBS / seconds,
+      cpuMsPerJob,
+      cpuMsPerJobByProcess,
+      pgCpuMsPerJob: pgCpu / JOBS,
+    };
   } finally {
     await counter.end().catch(() => undefined);
     await Promise.all(procs.map((p) => stopProcess(p.child)));
@@ -240,7 +250,8 @@ if (results.length < 2) {
   for (const r of results) {
     console.log(
       `${r.topology.name}: median ${ms(percentile(r.latencies, 50))}, p95 ${ms(percentile(r.latencies, 95))}, ` +
-        `${r.jobsPerSecond.toFixed(1)} jobs/s, Lumina CPU ${r.cpuMsPerJob.toFixed(2)} ms/job, ` +
+        `${r.jobsPerSecond.toFixed(1)} jobs/s, Lumina CPU ${r.cpuMsPerJob.toFixed(2)} ms/job ` +
+        `(${r.topology.processes.map((roles, i) => `${roles} ${r.cpuMsPerJobByProcess[i]!.toFixed(2)}`).join(', ')}), ` +
         `PostgreSQL CPU ${r.pgCpuMsPerJob.toFixed(2)} ms/job; load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
     );
   }
