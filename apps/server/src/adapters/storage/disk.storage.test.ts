@@ -70,20 +70,25 @@ describe('DiskStorage specifics', () => {
       'd.bin',
       'e.thumb.webp',
     ]);
-    const types = await Promise.all(
-      ['u/a.png', 'u/b.png', 'u/c.png', 'u/d.bin', 'u/e.thumb.webp'].map(async (key) => {
-        const object = await storage.get(key);
-        object.body.destroy();
-        return object.contentType;
-      }),
-    );
-    expect(types).toEqual(['image/png', 'text/plain', undefined, undefined, 'image/webp']);
+    const typeOf = async (key: string) => {
+      const object = await storage.get(key);
+      object.body.destroy(); // closes the file
+      return object.contentType;
+    };
+    const keys = ['u/a.png', 'u/b.png', 'u/c.png', 'u/d.bin', 'u/e.thumb.webp'];
+    expect(await Promise.all(keys.map(typeOf))).toEqual([
+      'image/png',
+      'text/plain',
+      undefined,
+      undefined,
+      'image/webp',
+    ]);
 
     // Overwriting with the implied type drops the old sidecar, and the other way round.
     await storage.put('u/b.png', Buffer.from('png now'), { contentType: 'image/png' });
     await storage.put('u/a.png', Buffer.from('json now'), { contentType: 'application/json' });
-    expect((await storage.get('u/b.png')).contentType).toBe('image/png');
-    expect((await storage.get('u/a.png')).contentType).toBe('application/json');
+    expect(await typeOf('u/b.png')).toBe('image/png');
+    expect(await typeOf('u/a.png')).toBe('application/json');
   });
 
   it('creates missing folders, also after deletePrefix pruned them', async () => {
