@@ -6,7 +6,11 @@
  * tell the CPU a phase cost, whatever else the machine is running. Stops on SIGTERM like the server:
  * requests, then jobs, then the database.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createContainer } from '../apps/server/src/container.ts';
@@ -29,9 +33,51 @@ process.once('SIGTERM', () => {
   })();
 });
 
+// Diagnostics for `--profile` and `--sql`: the bench asks for the CPU time twice per process, at the
+// start and the end of its throughput phase, so the first SIGUSR2 starts them and the second stops them.
+const profileDir = process.env.BENCH_PROFILE_DIR;
+const sqlStats = process.env.BENCH_SQL_STATS ? new Map<string, number>() : undefined;
+let measuring = false;
+if (sqlStats) {
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    if (measuring) {
+      const first = args[0] as string | { text?: string };
+      const text = (typeof first === 'string' ? first : (first?.text ?? '?'))
+        .replace(/\s+/g, ' ')
+        .slice(0, 140);
+      sqlStats.set(text, (sqlStats.get(text) ?? 0) + 1);
+    }
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+}
+const session = profileDir ? new Session() : undefined;
+session?.connect();
+
 process.on('SIGUSR2', () => {
   const { user, system } = process.cpuUsage();
   process.stdout.write(`${JSON.stringify({ cpuMs: (user + system) / 1000 })}\n`);
+  measuring = !measuring;
+  if (measuring) {
+    sqlStats?.clear();
+    void session?.post('Profiler.enable').then(() => session.post('Profiler.start'));
+    return;
+  }
+  if (sqlStats) {
+    const total = [...sqlStats.values()].reduce((a, b) => a + b, 0);
+    const lines = [...sqlStats]
+      .sort((a, b) => b[1] - a[1])
+      .map(([text, n]) => `${String(n).padStart(6)}  ${text}`);
+    process.stderr.write(
+      `[${process.env.ROLES} ${process.pid}] ${total} SQL statements:\n${lines.join('\n')}\n`,
+    );
+  }
+  if (session) {
+    void session.post('Profiler.stop').then(({ profile }) => {
+      const file = path.join(profileDir!, `${process.env.ROLES}-${process.pid}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+    });
+  }
 });
 
 if (config.roles.includes('worker')) {

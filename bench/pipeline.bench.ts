@@ -14,7 +14,7 @@
  * jobs/s with two worker processes of 4, and within 1.3× of one process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -33,6 +33,14 @@ const JOBS = arg('--jobs', 600);
 const CLIENTS = 16;
 const CONCURRENCY = 4;
 const WRITE = !args.includes('--no-write');
+/** `--only scale-out` or `--only one`: measure one topology (a quick look; never written to the docs). */
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+/** `--profile <dir>`: a V8 CPU profile of every Lumina process over the throughput phase. */
+const PROFILE_DIR = args.includes('--profile')
+  ? path.resolve(args[args.indexOf('--profile') + 1]!)
+  : undefined;
+/** `--sql`: every Lumina process prints the SQL statements it sent in the throughput phase, by count. */
+const SQL_STATS = args.includes('--sql');
 
 interface Topology {
   name: string;
@@ -51,6 +59,35 @@ interface Result {
   jobsPerSecond: number;
   /** CPU time all Lumina processes spent per job during the throughput phase. */
   cpuMsPerJob: number;
+  /** CPU time the PostgreSQL backends serving this bench's database spent per job in that phase. */
+  pgCpuMsPerJob: number;
+  /** Lumina CPU per job by process, in the order of the topology's processes. */
+  cpuMsPerJobByProcess: number[];
+}
+
+const TICK_MS = 10; // /proc reports CPU time in clock ticks of 1/100 s (CLK_TCK) on Linux.
+
+/**
+ * CPU time (ms) used so far by each PostgreSQL backend connected to `database`, by pid, read from
+ * /proc (the server runs on this machine). Background processes shared with other databases
+ * (WAL writer, checkpointer) are not included.
+ */
+async function backendCpu(client: pg.Client, database: string): Promise<Map<number, number>> {
+  const { rows } = await client.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = $1',
+    [database],
+  );
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+    } catch {
+      // Gone meanwhile, or not on this machine.
+    }
+  }
+  return cpu;
 }
 
 const server = path.join(import.meta.dirname, 'pipeline-server.ts');
@@ -97,8 +134,14 @@ async function measure(topology: Topology): Promise<Result> {
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     WELCOME_CREDITS: '1000000',
     DATABASE_URL: db.url,
+    // One person sending prompts far faster than a person could: the product's rate limits are not
+    // what this bench measures (the default 60 writes a minute would refuse the throughput phase).
+    RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+    RATE_LIMIT_IP_WRITE_PER_MINUTE: '1000000',
     QUEUE_POLL_INTERVAL_SECONDS: '0.5',
     WORKER_CONCURRENCY: String(CONCURRENCY),
+    ...(PROFILE_DIR ? { BENCH_PROFILE_DIR: PROFILE_DIR } : {}),
+    ...(SQL_STATS ? { BENCH_SQL_STATS: '1' } : {}),
   };
   // The API process first (it migrates the database), then the workers.
   const [first, ...others] = topology.processes;
@@ -153,8 +196,10 @@ async function measure(topology: Topology): Promise<Result> {
       (await counter.query<{ n: number }>(`select count(*)::int as n from jobs where status = 'succeeded'`))
         .rows[0]!.n;
     const before = await succeeded();
-    const cpuTotal = async () => (await Promise.all(procs.map((p) => p.cpuMs()))).reduce((a, b) => a + b, 0);
-    const cpuBefore = await cpuTotal();
+    const cpuEach = () => Promise.all(procs.map((p) => p.cpuMs()));
+    const database = new URL(db.url).pathname.slice(1);
+    const pgBefore = await backendCpu(counter, database);
+    const cpuBefore = await cpuEach();
     const t0 = performance.now();
     let next = 0;
     await Promise.all(
@@ -172,9 +217,19 @@ async function measure(topology: Topology): Promise<Result> {
     );
     while ((await succeeded()) - before < JOBS) await new Promise((r) => setTimeout(r, 10));
     const seconds = (performance.now() - t0) / 1000;
-    const cpuMsPerJob = ((await cpuTotal()) - cpuBefore) / JOBS;
+    const cpuMsPerJobByProcess = (await cpuEach()).map((after, i) => (after - cpuBefore[i]!) / JOBS);
+    const cpuMsPerJob = cpuMsPerJobByProcess.reduce((a, b) => a + b, 0);
+    let pgCpu = 0;
+    for (const [pid, after] of await backendCpu(counter, database)) pgCpu += after - (pgBefore.get(pid) ?? 0);
     await pool.close();
-    return { topology, latencies, jobsPerSecond: JOBS / seconds, cpuMsPerJob };
+    return {
+      topology,
+      latencies,
+      jobsPerSecond: JOBS / seconds,
+      cpuMsPerJob,
+      cpuMsPerJobByProcess,
+      pgCpuMsPerJob: pgCpu / JOBS,
+    };
   } finally {
     await counter.end().catch(() => undefined);
     await Promise.all(procs.map((p) => stopProcess(p.child)));
@@ -185,12 +240,23 @@ async function measure(topology: Topology): Promise<Result> {
 
 const loadBefore = os.loadavg()[0]!;
 const results: Result[] = [];
-for (const topology of TOPOLOGIES) {
+for (const topology of TOPOLOGIES.filter((t) => !ONLY || t.name.startsWith(ONLY))) {
   process.stdout.write(`measuring ${topology.name}…\n`);
   results.push(await measure(topology));
 }
 const loadAfter = os.loadavg()[0]!;
 
+if (results.length < 2) {
+  for (const r of results) {
+    console.log(
+      `${r.topology.name}: median ${ms(percentile(r.latencies, 50))}, p95 ${ms(percentile(r.latencies, 95))}, ` +
+        `${r.jobsPerSecond.toFixed(1)} jobs/s, Lumina CPU ${r.cpuMsPerJob.toFixed(2)} ms/job ` +
+        `(${r.topology.processes.map((roles, i) => `${roles} ${r.cpuMsPerJobByProcess[i]!.toFixed(2)}`).join(', ')}), ` +
+        `PostgreSQL CPU ${r.pgCpuMsPerJob.toFixed(2)} ms/job; load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
+    );
+  }
+  process.exit(0);
+}
 const [base, scaled] = results as [Result, Result];
 const median = (r: Result) => percentile(r.latencies, 50);
 const rows = results.map((r) => [
@@ -201,6 +267,7 @@ const rows = results.map((r) => [
   ms(Math.max(...r.latencies)),
   `${r.jobsPerSecond.toFixed(1)} jobs/s`,
   `${r.cpuMsPerJob.toFixed(1)} ms`,
+  `${r.pgCpuMsPerJob.toFixed(1)} ms`,
 ]);
 rows.push([
   '**scale-out ÷ one process**',
@@ -210,9 +277,19 @@ rows.push([
   '',
   `**${(scaled.jobsPerSecond / base.jobsPerSecond).toFixed(2)}×**`,
   `${(scaled.cpuMsPerJob / base.cpuMsPerJob).toFixed(2)}×`,
+  `${(scaled.pgCpuMsPerJob / base.pgCpuMsPerJob).toFixed(2)}×`,
 ]);
 const out = table(
-  ['topology', 'runs', 'median', 'p95', 'max', `throughput (${JOBS} jobs)`, 'Lumina CPU per job'],
+  [
+    'topology',
+    'runs',
+    'median',
+    'p95',
+    'max',
+    `throughput (${JOBS} jobs)`,
+    'Lumina CPU per job',
+    'PostgreSQL CPU per job',
+  ],
   rows,
 );
 console.log(out);
@@ -229,8 +306,10 @@ Lumina process is \`bench/pipeline-server.ts\` (production wiring, \`WORKER_CONC
 \`QUEUE_POLL_INTERVAL_SECONDS=0.5\`); the load generator is the bench's own process and talks real
 HTTP (keep-alive). Latency: ${RUNS} jobs one after another after 20 warm-up jobs. Throughput: ${JOBS}
 prompts from ${CLIENTS} concurrent clients, until all succeeded; "Lumina CPU per job" is the CPU time
-all Lumina processes used in that phase divided by the jobs (PostgreSQL's and the load generator's
-not included), which holds however busy the machine is.
+all Lumina processes used in that phase divided by the jobs, "PostgreSQL CPU per job" the same for the
+PostgreSQL backends serving the bench's database (read from \`/proc\`; the WAL writer and checkpointer,
+shared with every database on the server, and the load generator are not included). CPU per job
+holds far better than wall-clock numbers when the machine is busy.
 Command: \`npx tsx bench/pipeline.bench.ts\`. Targets (scale-out): median under 50 ms, at least 150
 jobs/s, within 1.3× of one process.
 
@@ -243,9 +322,10 @@ ${median(scaled) < 50 ? 'met' : 'not met'}), ${scaled.jobsPerSecond.toFixed(1)} 
 ${scaled.jobsPerSecond >= 150 ? 'met' : 'not met'}), ${(median(scaled) / median(base)).toFixed(2)}× one process's
 median and ${(scaled.jobsPerSecond / base.jobsPerSecond).toFixed(2)}× its throughput (target within 1.3×:
 ${median(scaled) / median(base) <= 1.3 && scaled.jobsPerSecond / base.jobsPerSecond >= 1 / 1.3 ? 'met' : 'not met'}).
-CPU bounds throughput here: at ${scaled.cpuMsPerJob.toFixed(1)} ms of Lumina CPU per job, ${os.cpus().length} idle
-cores would cap the scale-out near ${((os.cpus().length * 1000) / scaled.cpuMsPerJob).toFixed(0)} jobs/s before
-PostgreSQL takes its share, so 150 jobs/s needs more cores than this machine has (or less work per job).
+CPU bounds throughput here: at ${scaled.cpuMsPerJob.toFixed(1)} ms of Lumina CPU and
+${scaled.pgCpuMsPerJob.toFixed(1)} ms of PostgreSQL CPU per job, ${os.cpus().length} otherwise idle cores would cap the
+scale-out near ${((os.cpus().length * 1000) / (scaled.cpuMsPerJob + scaled.pgCpuMsPerJob)).toFixed(0)} jobs/s (before the load generator's own share); 150 jobs/s needs
+at most ${((os.cpus().length * 1000) / 150).toFixed(1)} ms of CPU per job for everything on the machine.
 The wall-clock numbers
 above also wait for cores the other work on the machine holds (see the load average).
 This section replaces, for this command, the in-process measurement in "Generation pipeline" above.

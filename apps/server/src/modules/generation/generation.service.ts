@@ -111,7 +111,8 @@ export class GenerationService {
     const { inserted, balance } = await this.db.transaction(async (tx) => {
       await within?.(tx);
       const charge = await this.ledger.spend(
-        { userId: job.userId, amount: job.cost, reference: jobReference(jobId), reason },
+        // The job id was made just above: no earlier charge to look for.
+        { userId: job.userId, amount: job.cost, reference: jobReference(jobId), reason, fresh: true },
         tx,
       );
       const inserted = await repo.insertJob(tx, { ...row, id: jobId });

@@ -31,11 +31,12 @@ export async function storeImageFiles(
   imageId: string,
   bytes: Buffer,
 ): Promise<StoredImageFiles> {
-  const info = await media.inspect(bytes);
+  const [info, thumb] = await Promise.all([media.inspect(bytes), media.thumbnail(bytes)]);
   const keys = imageKeys(userId, imageId, extensionOf[info.contentType] ?? 'bin');
-  const thumb = await media.thumbnail(bytes);
-  await storage.put(keys.original, bytes, { contentType: info.contentType });
-  await storage.put(keys.thumbnail, thumb, { contentType: 'image/webp' });
+  await Promise.all([
+    storage.put(keys.original, bytes, { contentType: info.contentType }),
+    storage.put(keys.thumbnail, thumb, { contentType: 'image/webp' }),
+  ]);
   return {
     storageKey: keys.original,
     thumbnailKey: keys.thumbnail,
