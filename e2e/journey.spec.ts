@@ -210,6 +210,12 @@ for (const { name: width, viewport } of WIDTHS) {
       const run = page.getByTestId('tool-run');
       await expect(run.getByTestId('run-status')).toHaveText(t.studio.run.status.succeeded!, { timeout });
       await expect(balance).toHaveText(new Intl.NumberFormat('en').format(had - price));
+      // The run is listed with the tool's recent runs, finished too.
+      const jobId = await run.getByTestId('run-progress').getAttribute('data-job-id');
+      await expect(page.locator(`[data-testid="history-run"][data-job-id="${jobId}"]`)).toHaveAttribute(
+        'data-status',
+        'succeeded',
+      );
       return run;
     };
 
