@@ -1,6 +1,5 @@
-import { mkdirSync, statSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { expect, test, type Locator, type TestInfo } from '@playwright/test';
 import { card, header, latestMessageId, newEmail, nextMessage, signInWithCode } from './support/auth';
 import { watchForProblems, type ExpectedAbort, type ExpectedStatus } from './support/watch';
 
@@ -65,7 +64,6 @@ const WIDTHS = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ] as const;
 
-const fixture = (name: string) => `e2e/fixtures/${name}`;
 const digits = (text: string | null) => Number((text ?? '').replace(/\D/g, ''));
 const costOf = async (button: Locator) => Number((await button.textContent())?.match(/· (\d+)/)?.[1]);
 
@@ -166,7 +164,7 @@ for (const { name: width, viewport } of WIDTHS) {
     const submit = form.getByTestId('generate-submit');
     await expect(submit).toHaveText(/Generate · \d+ credits?/);
     let before = await currentBalance();
-    let cost = await costOf(submit);
+    const cost = await costOf(submit);
     await submit.click();
     const job = page.getByTestId('job-card').first();
     await expect(job.getByTestId('job-status')).toHaveText(t.generate.status.succeeded!, { timeout: 30_000 });
@@ -283,7 +281,10 @@ for (const { name: width, viewport } of WIDTHS) {
     const editedId = (await edited.getAttribute('data-image-id'))!;
     await edited.hover();
     await edited.getByTestId('action-delete').click();
-    await page.getByRole('dialog').getByRole('button', { name: t.images.delete.confirm, exact: true }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: t.images.delete.confirm, exact: true })
+      .click();
     await expect(page.locator(`[data-testid="image-card"][data-image-id="${editedId}"]`)).toHaveCount(0);
     await page.getByRole('tab', { name: t.gallery.tabs.favorites }).click();
     await expect(page.getByTestId('image-card')).toHaveCount(1);
@@ -310,9 +311,11 @@ for (const { name: width, viewport } of WIDTHS) {
 
     // 9. Review the purchase: thanked, and the landing page's average counts it.
     const summary = async () =>
-      ((await (await request.get('/api/reviews/summary')).json()) as {
-        products: { count: number }[];
-      }).products.reduce((sum, p) => sum + p.count, 0);
+      (
+        (await (await request.get('/api/reviews/summary')).json()) as {
+          products: { count: number }[];
+        }
+      ).products.reduce((sum, p) => sum + p.count, 0);
     const reviewsBefore = await summary();
     const prompt = page.getByTestId('review-prompt');
     await expect(prompt).toBeVisible();

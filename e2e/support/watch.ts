@@ -42,8 +42,7 @@ export function watchForProblems(page: Page, aborts: readonly ExpectedAbort[] = 
   const isExpected = (method: string | undefined, url: string, status: number) =>
     status < 500 &&
     allowed.some(
-      (a) =>
-        a.status === status && (method === undefined || a.method === method) && a.path.test(pathOf(url)),
+      (a) => a.status === status && (method === undefined || a.method === method) && a.path.test(pathOf(url)),
     );
 
   page.on('request', (request) => sent.set(request, (sequence += 1)));
@@ -83,8 +82,7 @@ export function watchForProblems(page: Page, aborts: readonly ExpectedAbort[] = 
   const unanswered = () =>
     [...superseded]
       .filter(
-        ([request]) =>
-          !answered.some((a) => a.key === keyOf(request) && a.order > (sent.get(request) ?? 0)),
+        ([request]) => !answered.some((a) => a.key === keyOf(request) && a.order > (sent.get(request) ?? 0)),
       )
       .map(([, line]) => `${line}, and no newer request for it was answered`);
   return {
