@@ -59,6 +59,9 @@ export function watchForProblems(page: Page, aborts: readonly ExpectedAbort[] = 
     const line = `request failed: ${request.method()} ${request.url()} (${error ?? 'unknown'})`;
     if (error === 'net::ERR_ABORTED') {
       if (aborts.some((a) => a.method === request.method() && a.path.test(pathOf(request.url())))) return;
+      // A picture or video still loading when the person moves on: the browser drops the load of an
+      // element that left the page. (A broken file shows up as an error status or another error.)
+      if (['image', 'media'].includes(request.resourceType())) return;
       // A query refetched while its previous fetch was still running cancels that fetch (TanStack
       // Query's cancelRefetch). It is not a failure when the newer fetch of the same URL is answered.
       if (request.method() === 'GET') {
