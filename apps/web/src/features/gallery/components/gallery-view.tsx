@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ImageView } from '@lumina/contracts';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
+import { CategoryChips as CategoryChipRow } from '@/components/ui/category-chips';
 import { ImagesIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { useExampleCategories } from '../api/get-example-categories';
@@ -134,41 +135,14 @@ export function GalleryView({ models, onRemix, onUseSeed, onOpenInStudio, render
 function CategoryChips({ value, onChange }: { value?: string; onChange: (category?: string) => void }) {
   const { t } = useTranslation();
   const categories = useExampleCategories();
-  const list = categories.data?.categories ?? [];
-  if (list.length === 0) return null;
-  const chip = (selected: boolean) =>
-    `shrink-0 rounded-full px-3 py-1.5 text-sm font-medium ring-1 ring-inset transition ${
-      selected
-        ? 'bg-brand-600 text-white ring-brand-600 dark:bg-brand-500 dark:text-zinc-950 dark:ring-brand-500'
-        : 'bg-white text-zinc-700 ring-zinc-200 hover:ring-brand-300 dark:bg-zinc-900 dark:text-zinc-300 dark:ring-zinc-700'
-    }`;
   return (
-    <div
-      className="-mx-1 flex gap-2 overflow-x-auto px-1 pb-1"
-      role="group"
-      aria-label={t('gallery.categories')}
-    >
-      <button
-        type="button"
-        aria-pressed={!value}
-        onClick={() => onChange(undefined)}
-        className={chip(!value)}
-      >
-        {t('gallery.allCategories')}
-      </button>
-      {list.map((category) => (
-        <button
-          key={category.name}
-          type="button"
-          aria-pressed={value === category.name}
-          onClick={() => onChange(category.name)}
-          className={chip(value === category.name)}
-        >
-          {category.name}
-          <span className="ml-1.5 text-xs opacity-70 tabular-nums">{category.count}</span>
-        </button>
-      ))}
-    </div>
+    <CategoryChipRow
+      categories={categories.data?.categories ?? []}
+      value={value}
+      onChange={onChange}
+      label={t('gallery.categories')}
+      allLabel={t('gallery.allCategories')}
+    />
   );
 }
 
