@@ -10,7 +10,6 @@ export class JsonText {
 
 /** What a cache of serialised responses offers (modules/images/listing-cache.ts is one). */
 export interface JsonTextCache {
-  readonly enabled: boolean;
   stamp(): number;
   get(scope: string, key: string): string | undefined;
   set(scope: string, key: string, stamp: number, text: string): void;
@@ -31,6 +30,6 @@ export async function cachedJson(
   if (hit !== undefined) return new JsonText(hit);
   const stamp = cache.stamp();
   const text = reply.serialize(await build()) as string;
-  if (scope !== undefined && cache.enabled) cache.set(scope, key, stamp, text);
+  if (scope !== undefined) cache.set(scope, key, stamp, text);
   return new JsonText(text);
 }

@@ -107,8 +107,8 @@ export class ImagesService {
     await this.visible(viewer, id);
     if (on) await repo.addFavorite(this.db, viewer.id, id);
     else await repo.removeFavorite(this.db, viewer.id, id);
-    // Favourite marks are the viewer's: only the viewer's own listings show them.
-    this.listings.changed(viewer.id);
+    // Favourite marks show only in the viewer's own listings, which app.ts's onSend hook drops for
+    // every write the viewer makes.
     return this.view(viewer, id);
   }
 
