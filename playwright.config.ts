@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { join } from 'node:path';
+import { chromiumLaunch } from './e2e/support/browser';
 
 /** E2E_PORT_BASE moves the three ports (for two checkouts running browser tests side by side). */
 const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 3100);
@@ -20,19 +21,7 @@ const FAKE_POSTHOG_URL = `http://127.0.0.1:${FAKE_POSTHOG_PORT}`;
 const chromium = {
   ...devices['Desktop Chrome'],
   headless: true,
-  launchOptions: {
-    // Debian's Chromium; Playwright never downloads browsers here.
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  },
+  launchOptions: chromiumLaunch,
 };
 
 export default defineConfig({

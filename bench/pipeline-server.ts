@@ -14,15 +14,17 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createContainer } from '../apps/server/src/container.ts';
-import { createJobHandlers } from '../apps/server/src/jobs/handlers.ts';
-import { startWorkers } from '../apps/server/src/jobs/workers.ts';
+import { createJobHandlers } from '../apps/server/src/queue/handlers.ts';
+import { startWorkers } from '../apps/server/src/queue/workers.ts';
 import { createLogger } from '../apps/server/src/logger.ts';
 import { InstantProvider } from './instant-provider.ts';
 import { signIn } from './support.ts';
 
 const config = loadConfig(process.env);
 const log = createLogger(config.logLevel);
-const container = await createContainer(config, log, { adapters: { local: new InstantProvider() } });
+const container = await createContainer(config, log, {
+  adapters: { local: { textToImage: new InstantProvider() } },
+});
 let app: FastifyInstance | undefined;
 
 process.once('SIGTERM', () => {

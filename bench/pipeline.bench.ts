@@ -7,7 +7,10 @@
  * process in the scale-out) → the worker → storing the original and a WebP thumbnail → image rows →
  * job succeeded → `GET /api/images` lists it. This process is only the load generator, over real HTTP.
  *
- * Run: `npx tsx bench/pipeline.bench.ts [--runs 100] [--jobs 600] [--no-write]`.
+ * Run: `npx tsx bench/pipeline.bench.ts [--runs 100] [--jobs 600] [--no-write] [--baseline <dir>]`.
+ * `--baseline <dir>`: also measure the pipeline servers of another checkout (an older commit, with its
+ * node_modules), interleaved with this one's in the same run (per topology: baseline, then this
+ * checkout), and report both and the ratio; nothing is written to the docs then.
  * PostgreSQL: a fresh database per topology on BENCH_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test). Writes the "Generation pipeline: one process and
  * scale-out" section of docs/BENCHMARKS.md. Targets (scale-out): median under 50 ms, at least 150
@@ -41,6 +44,11 @@ const PROFILE_DIR = args.includes('--profile')
   : undefined;
 /** `--sql`: every Lumina process prints the SQL statements it sent in the throughput phase, by count. */
 const SQL_STATS = args.includes('--sql');
+/** `--baseline <dir>`: another checkout whose pipeline server is measured beside this one's. */
+const BASELINE = args.includes('--baseline')
+  ? path.resolve(args[args.indexOf('--baseline') + 1]!)
+  : undefined;
+const THIS_CHECKOUT = path.resolve(import.meta.dirname, '..');
 
 interface Topology {
   name: string;
@@ -90,11 +98,12 @@ async function backendCpu(client: pg.Client, database: string): Promise<Map<numb
   return cpu;
 }
 
-const server = path.join(import.meta.dirname, 'pipeline-server.ts');
-
-/** Starts one Lumina process and resolves with its ready line. */
-function startProcess(env: Record<string, string>) {
+/** Starts one Lumina process of a checkout (its own bench/pipeline-server.ts) and resolves with its ready line. */
+function startProcess(checkout: string, env: Record<string, string>) {
+  const server = path.join(checkout, 'bench', 'pipeline-server.ts');
+  // Run from the checkout, so tsx and every package resolve from its own node_modules.
   const child = spawn(process.execPath, ['--import', 'tsx', server], {
+    cwd: checkout,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -124,7 +133,7 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-async function measure(topology: Topology): Promise<Result> {
+async function measure(topology: Topology, checkout = THIS_CHECKOUT): Promise<Result> {
   const db = await freshPostgres();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumina-bench-'));
   const env = {
@@ -145,12 +154,12 @@ async function measure(topology: Topology): Promise<Result> {
   };
   // The API process first (it migrates the database), then the workers.
   const [first, ...others] = topology.processes;
-  const api = startProcess({ ...env, ROLES: first! });
+  const api = startProcess(checkout, { ...env, ROLES: first! });
   const procs = [api];
   const counter = new pg.Client({ connectionString: db.url });
   try {
     const { port, token } = await api.ready;
-    for (const roles of others) procs.push(startProcess({ ...env, ROLES: roles }));
+    for (const roles of others) procs.push(startProcess(checkout, { ...env, ROLES: roles }));
     await Promise.all(procs.map((p) => p.ready));
     await counter.connect();
     const origin = `http://127.0.0.1:${port}`;
@@ -236,6 +245,60 @@ async function measure(topology: Topology): Promise<Result> {
     await db.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+if (BASELINE) {
+  await compareWithBaseline(BASELINE);
+  process.exit(0);
+}
+
+/**
+ * The same measurement for the baseline checkout's servers and this one's, one after the other per
+ * topology in one run (so both see the same machine), then a table of both and this ÷ baseline.
+ */
+async function compareWithBaseline(baseline: string) {
+  const load0 = os.loadavg()[0]!;
+  const rows: string[][] = [];
+  for (const topology of TOPOLOGIES.filter((t) => !ONLY || t.name.startsWith(ONLY))) {
+    process.stdout.write(`measuring ${topology.name}: baseline (${baseline})…\n`);
+    const old = await measure(topology, baseline);
+    process.stdout.write(`measuring ${topology.name}: this checkout…\n`);
+    const now = await measure(topology, THIS_CHECKOUT);
+    const row = (label: string, r: Result) => [
+      `${topology.name}, ${label}`,
+      String(r.latencies.length),
+      ms(percentile(r.latencies, 50)),
+      ms(percentile(r.latencies, 95)),
+      `${r.jobsPerSecond.toFixed(1)} jobs/s`,
+      `${r.cpuMsPerJob.toFixed(2)} ms`,
+      `${r.pgCpuMsPerJob.toFixed(2)} ms`,
+    ];
+    const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+    rows.push(row('baseline', old), row('this checkout', now), [
+      `**${topology.name}, this ÷ baseline**`,
+      '',
+      ratio(percentile(now.latencies, 50), percentile(old.latencies, 50)),
+      ratio(percentile(now.latencies, 95), percentile(old.latencies, 95)),
+      ratio(now.jobsPerSecond, old.jobsPerSecond),
+      ratio(now.cpuMsPerJob, old.cpuMsPerJob),
+      ratio(now.pgCpuMsPerJob, old.pgCpuMsPerJob),
+    ]);
+  }
+  console.log(
+    table(
+      [
+        'topology, checkout',
+        'runs',
+        'median',
+        'p95',
+        `throughput (${JOBS} jobs)`,
+        'Lumina CPU per job',
+        'PostgreSQL CPU per job',
+      ],
+      rows,
+    ),
+  );
+  console.log(machineNote(load0, os.loadavg()[0]!));
 }
 
 const loadBefore = os.loadavg()[0]!;

@@ -11,12 +11,12 @@ import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
-import type { ProviderAdapters } from '../apps/server/src/adapters/providers/registry.ts';
+import type { CatalogueAdapters } from '../apps/server/src/modules/models/model-catalogue.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig, type Config } from '../apps/server/src/config.ts';
 import { createContainer, type Container } from '../apps/server/src/container.ts';
-import { createJobHandlers } from '../apps/server/src/jobs/handlers.ts';
-import { startWorkers } from '../apps/server/src/jobs/workers.ts';
+import { createJobHandlers } from '../apps/server/src/queue/handlers.ts';
+import { startWorkers } from '../apps/server/src/queue/workers.ts';
 import { createLogger } from '../apps/server/src/logger.ts';
 
 export const POSTGRES_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -55,7 +55,7 @@ export async function startBenchEnv(
   kind: BenchDb,
   options: {
     env?: Record<string, string>;
-    adapters?: Partial<ProviderAdapters>;
+    adapters?: CatalogueAdapters;
     workers?: boolean;
     /** Log at this level as production does (default: silent), written to /dev/null instead of stdout. */
     logLevel?: string;

@@ -28,7 +28,8 @@ async function seriousViolations(page: Page, mustCheck: string[] = []) {
 
 async function settle(page: Page, path: string) {
   await page.goto(path);
-  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  // A route's code arrives on first visit; on a busy 2-core machine that can take more than 5 s.
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 15_000 });
   // Let lazy panels and queries finish so axe sees the page a person sees (signed-in pages keep a
   // progress stream open, so the network never goes idle).
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 10_000 });

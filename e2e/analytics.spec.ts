@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { header, newEmail, signInWithCode } from './support/auth';
+import { chromiumLaunch } from './support/browser';
 
 /** The fake PostHog capture endpoint the e2e server sends to (playwright.config.ts, PORT_BASE + 3). */
 const POSTHOG = `http://127.0.0.1:${Number(process.env.E2E_PORT_BASE ?? 3100) + 3}`;
@@ -44,17 +45,8 @@ test.use({
   userAgent:
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
   launchOptions: {
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--disable-blink-features=AutomationControlled',
-    ],
+    ...chromiumLaunch,
+    args: [...chromiumLaunch.args, '--disable-blink-features=AutomationControlled'],
   },
 });
 

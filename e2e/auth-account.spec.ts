@@ -1,19 +1,20 @@
 import { expect, test } from '@playwright/test';
 import {
   card,
-  common,
   header,
   latestMessageId,
-  newEmail,
   nextGoogleUser,
   nextMessage,
   signInWithCode,
   totpCard,
 } from './support/auth';
+import { en as common } from './support/locale';
 import {
   authenticator,
+  newPersonOnAccountPage,
   openAccount,
   signInFromHeader,
+  signInNewPerson,
   turnOnAuthenticatorAndEmailCode,
 } from './support/account';
 
@@ -23,8 +24,7 @@ test('turning on an authenticator app on the account page makes the next sign-in
   page,
   request,
 }) => {
-  const email = newEmail('totp');
-  await signInFromHeader(page, request, email);
+  const email = await signInNewPerson(page, request, 'totp');
 
   await openAccount(page);
   await expect(page.getByTestId('account-email')).toHaveText(email);
@@ -69,9 +69,7 @@ test('with the email second factor on, a Google sign-in stops at /auth/mfa/otp-e
   page,
   request,
 }) => {
-  const email = newEmail('otp-email');
-  await signInFromHeader(page, request, email);
-  await openAccount(page);
+  const email = await newPersonOnAccountPage(page, request, 'otp-email');
   const row = page.getByTestId('factor-otp-email');
   await expect(row).toHaveAttribute('data-state', 'off');
   await row.getByRole('button', { name: common.account.turnOn }).click();
@@ -98,8 +96,7 @@ test('with the email second factor on, a Google sign-in stops at /auth/mfa/otp-e
 });
 
 test('"Sign out of all devices" also signs out another browser', async ({ browser, page, request }) => {
-  const email = newEmail('everywhere');
-  await signInFromHeader(page, request, email);
+  const email = await signInNewPerson(page, request, 'everywhere');
   const other = await browser.newContext({ colorScheme: 'light' });
   const otherPage = await other.newPage();
   await signInFromHeader(otherPage, request, email);
@@ -124,9 +121,7 @@ test('with both second factors on, a Google sign-in offers the /auth/mfa chooser
   page,
   request,
 }) => {
-  const email = newEmail('chooser');
-  await signInFromHeader(page, request, email);
-  await openAccount(page);
+  const email = await newPersonOnAccountPage(page, request, 'chooser');
   const code = await turnOnAuthenticatorAndEmailCode(page);
 
   await header(page).getByRole('button', { name: common.header.signOut }).click();

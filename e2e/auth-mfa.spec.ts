@@ -1,16 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
   card,
-  common,
   header,
   latestMessageId,
   mailbox,
-  newEmail,
   type MailboxMessage,
   signInWithCode,
   totpCard,
 } from './support/auth';
-import { openAccount, signInFromHeader, turnOnAuthenticatorAndEmailCode } from './support/account';
+import { en as common } from './support/locale';
+import { newPersonOnAccountPage, turnOnAuthenticatorAndEmailCode } from './support/account';
 
 /**
  * A factor used to sign in never counts as the second factor (issue 10): with an authenticator and
@@ -46,9 +45,7 @@ test('authenticator + email code on: an email-code sign-in still needs the authe
   page,
   request,
 }) => {
-  const email = newEmail('bypass');
-  await signInFromHeader(page, request, email);
-  await openAccount(page);
+  const email = await newPersonOnAccountPage(page, request, 'bypass');
   const code = await turnOnAuthenticatorAndEmailCode(page);
 
   // The emailed code signs in, but it is the first factor: the app goes straight to the authenticator
@@ -72,9 +69,7 @@ test('email code as the only second factor: an email-code sign-in asks for a sec
   page,
   request,
 }) => {
-  const email = newEmail('fresh-code');
-  await signInFromHeader(page, request, email);
-  await openAccount(page);
+  const email = await newPersonOnAccountPage(page, request, 'fresh-code');
   const emailRow = page.getByTestId('factor-otp-email');
   await emailRow.getByRole('button', { name: common.account.turnOn }).click();
   await expect(emailRow).toHaveAttribute('data-state', 'on');

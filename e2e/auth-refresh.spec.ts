@@ -1,16 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { common, header, newEmail, signInWithCode } from './support/auth';
+import { header } from './support/auth';
+import { signInNewPerson } from './support/account';
+import { en as common } from './support/locale';
 
 // Runs in the `chromium-short-token` project: its server issues access tokens that live 5 seconds.
 test('an access token that expires mid-session is refreshed silently before the next product call', async ({
   page,
   request,
 }) => {
-  const email = newEmail('refresh');
-  await page.goto('/');
-  await header(page).getByRole('link', { name: common.header.signIn }).click();
-  await signInWithCode(page, request, email);
-  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+  const email = await signInNewPerson(page, request, 'refresh', { expectOnboarding: false });
 
   const calls: { method: string; path: string; status: number }[] = [];
   page.on('response', (response) => {
@@ -37,11 +35,7 @@ test('a product call sent with an expired access token still succeeds: the SDK r
   page,
   request,
 }) => {
-  const email = newEmail('retry');
-  await page.goto('/');
-  await header(page).getByRole('link', { name: common.header.signIn }).click();
-  await signInWithCode(page, request, email);
-  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+  const email = await signInNewPerson(page, request, 'retry', { expectOnboarding: false });
 
   await page.waitForTimeout(6_500);
   // Call /api/user from the page with the (expired) token still attached: the SDK's interceptor sees the

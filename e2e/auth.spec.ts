@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
   card,
-  common,
   FAKE_GOOGLE_URL,
   header,
   newEmail,
@@ -11,6 +10,8 @@ import {
   signInWithCode,
   signUpThroughApi,
 } from './support/auth';
+import { signInNewPerson } from './support/account';
+import { en as common } from './support/locale';
 
 test.use({ colorScheme: 'light' });
 
@@ -58,11 +59,7 @@ test('signing out returns the header to "Sign in" and protected pages to the sig
   page,
   request,
 }) => {
-  const email = newEmail('signout');
-  await page.goto('/');
-  await header(page).getByRole('link', { name: common.header.signIn }).click();
-  await signInWithCode(page, request, email);
-  await expect(header(page).getByTestId('user-email')).toHaveText(email);
+  await signInNewPerson(page, request, 'signout', { expectOnboarding: false });
 
   const signOut = page.waitForResponse(
     (r) => r.url().endsWith('/auth/signout') && r.request().method() === 'POST',

@@ -1,20 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { header, newEmail, signInWithCode } from './support/auth';
-
-const t = JSON.parse(readFileSync('apps/web/public/locales/en/common.json', 'utf8')) as {
-  credits: {
-    devCheckout: { title: string; cancel: string };
-    transactions: { status: Record<string, string> };
-    cancel: { title: string };
-  };
-  reviews: { submit: string; comment: string; thanks: string };
-};
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
-
-const digits = (text: string | null) => Number((text ?? '').replace(/\D/g, ''));
+import { en as t } from './support/locale';
+import { shot, digits } from './support/page';
 
 test('buy a package through the development checkout, see the balance grow, leave a review', async ({
   page,

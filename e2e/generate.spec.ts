@@ -1,17 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { header, newEmail, signInWithCode } from './support/auth';
-
-const t = JSON.parse(readFileSync('apps/web/public/locales/en/common.json', 'utf8')) as {
-  generate: { localEngineNote: string; status: Record<string, string>; form: { prompt: string } };
-  gallery: { tabs: Record<string, string> };
-  images: { actions: Record<string, string> };
-};
+import { en as t } from './support/locale';
+import { shot } from './support/page';
 
 test.use({ colorScheme: 'light' });
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
 
 async function signInAt(page: Page, request: Parameters<typeof signInWithCode>[1], path: string) {
   await page.goto(path);

@@ -1,7 +1,10 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { expect, test, type Locator, type TestInfo } from '@playwright/test';
 import { card, header, latestMessageId, newEmail, nextMessage, signInWithCode } from './support/auth';
 import { watchForProblems, type ExpectedAbort, type ExpectedStatus } from './support/watch';
+import { en as t } from './support/locale';
+import { digits } from './support/page';
+import { decoded, loaded } from './support/images';
 
 /**
  * Issue 15, "the journey": one new person over the whole product on the embedded defaults (local
@@ -9,20 +12,6 @@ import { watchForProblems, type ExpectedAbort, type ExpectedStatus } from './sup
  * what the person sees, saves a screenshot under test-results/journey/<width>/ and attaches it, and the
  * test fails on any console error, uncaught exception, failed request or unexpected error response.
  */
-const t = JSON.parse(readFileSync('apps/web/public/locales/en/common.json', 'utf8')) as {
-  header: { signIn: string; signOut: string };
-  nav: Record<string, string>;
-  pages: Record<string, { title: string }>;
-  generate: { form: { prompt: string }; status: Record<string, string> };
-  studio: {
-    tools: Record<string, { name: string }>;
-    form: { prompt: string; motion: string };
-    run: { status: Record<string, string> };
-  };
-  gallery: { tabs: Record<string, string> };
-  images: { delete: { confirm: string } };
-  reviews: { submit: string; comment: string; thanks: string };
-};
 
 /**
  * The only 4xx answers a normal journey gets, and when. Nothing else below 500 is allowed, and no 5xx.
@@ -64,18 +53,7 @@ const WIDTHS = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ] as const;
 
-const digits = (text: string | null) => Number((text ?? '').replace(/\D/g, ''));
 const costOf = async (button: Locator) => Number((await button.textContent())?.match(/· (\d+)/)?.[1]);
-
-/** Waits until an <img> has decoded and returns its natural size. */
-async function loaded(img: Locator) {
-  await expect
-    .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), {
-      message: 'the image loads',
-    })
-    .toBe(true);
-  return img.evaluate((el: HTMLImageElement) => ({ width: el.naturalWidth, height: el.naturalHeight }));
-}
 
 for (const { name: width, viewport } of WIDTHS) {
   test.describe(`${width} (${viewport.width}×${viewport.height})`, () => {
@@ -115,7 +93,7 @@ for (const { name: width, viewport } of WIDTHS) {
       const currentBalance = async () => digits(await balance.textContent());
 
       /** Follows a header link: in the bar on desktop, in the menu on a phone. */
-      const navigate = async (key: string) => {
+      const navigate = async (key: keyof typeof t.nav) => {
         if (phone) {
           await header(page).getByRole('button', { name: t.nav.openMenu }).click();
           await header(page).locator('#mobile-nav').getByRole('link', { name: t.nav[key] }).click();
@@ -249,12 +227,7 @@ for (const { name: width, viewport } of WIDTHS) {
       run = await runTool(animateForm, /^Animate · \d+ credits$/, 60_000);
       const video = run.getByTestId('result-video');
       await expect(video).toHaveAttribute('poster', /.+/);
-      await expect
-        .poll(() => video.evaluate((el: HTMLVideoElement) => el.readyState >= 2 && el.videoWidth > 0), {
-          message: 'Chromium decodes the video',
-          timeout: 20_000,
-        })
-        .toBe(true);
+      await decoded(video);
       await run.getByTestId('video-save').click();
       await expect(run.getByTestId('video-save')).toHaveAttribute('aria-pressed', 'true');
       await step('animate');

@@ -1,9 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { card, newEmail, nextMessage, latestMessageId } from './support/auth';
 import { waitForExamples } from './support/examples';
-
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+import { shot } from './support/page';
 
 /** Cumulative layout shift so far, from the browser's own layout-shift entries. */
 const layoutShift = (page: Page) =>

@@ -1,30 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { header, newEmail, signInWithCode } from './support/auth';
-
-const t = JSON.parse(readFileSync('apps/web/public/locales/en/common.json', 'utf8')) as {
-  studio: {
-    tools: Record<string, { name: string }>;
-    form: { prompt: string; description: string; motion: string };
-    run: { status: Record<string, string> };
-    result: { compare: string };
-  };
-};
+import { en as t } from './support/locale';
+import { shot, digits } from './support/page';
+import { decoded, loaded } from './support/images';
 
 const fixture = (name: string) => `e2e/fixtures/${name}`;
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
-const digits = (text: string | null) => Number((text ?? '').replace(/\D/g, ''));
-
-/** Waits until an <img> has decoded, and returns its natural size. */
-async function loaded(img: Locator) {
-  await expect
-    .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), {
-      message: 'the image loads',
-    })
-    .toBe(true);
-  return img.evaluate((el: HTMLImageElement) => ({ width: el.naturalWidth, height: el.naturalHeight }));
-}
 
 test.describe.configure({ mode: 'serial' });
 test.use({ colorScheme: 'light' });
@@ -48,7 +28,7 @@ test.afterAll(async () => {
 
 /** Opens a tool's tab; the URL names it so it can be linked. */
 async function openTool(tool: string) {
-  await page.getByRole('tab', { name: t.studio.tools[tool]!.name }).click();
+  await page.getByRole('tab', { name: t.studio.tools[tool as keyof typeof t.studio.tools].name }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]tool=${tool}`));
   return page.getByTestId(`tool-form-${tool}`);
 }
@@ -148,12 +128,7 @@ test('animate: an MP4 that plays inline with its poster, listed with the other v
   const video = run.getByTestId('result-video');
   await expect(video).toBeVisible();
   await expect(video).toHaveAttribute('poster', /.+/);
-  await expect
-    .poll(() => video.evaluate((el: HTMLVideoElement) => el.readyState >= 2 && el.videoWidth > 0), {
-      message: 'Chromium decodes the H.264 video',
-      timeout: 20_000,
-    })
-    .toBe(true);
+  await decoded(video, 'Chromium decodes the H.264 video');
   const jobId = await run.getByTestId('run-progress').getAttribute('data-job-id');
   const card = page.locator(`[data-testid="video-card"][data-video-id="${jobId}"]`);
   await expect(card).toHaveAttribute('data-status', 'succeeded');

@@ -1,12 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-
-const common = JSON.parse(readFileSync('apps/web/public/locales/en/common.json', 'utf8')) as {
-  app: { name: string };
-  header: { signIn: string };
-  nav: { openMenu: string };
-  pages: { home: { title: string; documentTitle: string }; notFound: { title: string } };
-};
+import { en as common } from './support/locale';
 
 const savedTheme = (page: Page) => page.evaluate(() => localStorage.getItem('theme-storage'));
 const htmlIsDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { common, header, newEmail, signInWithCode } from './support/auth';
+import { header, newEmail, signInWithCode } from './support/auth';
+import { en as t } from './support/locale';
 
 /**
  * Issue 15, part A, as a person sees it: results where the eye is (desktop 1440×900 and phone width),
@@ -8,16 +8,6 @@ import { common, header, newEmail, signInWithCode } from './support/auth';
  * kept on the server; videos saved, reused and listed in the Gallery; a deleted image leaves no empty
  * card; and a session revoked elsewhere takes the balance off the screen.
  */
-const t = JSON.parse(readFileSync('apps/web/public/locales/en/common.json', 'utf8')) as {
-  generate: { form: { prompt: string }; status: Record<string, string> };
-  studio: {
-    tools: Record<string, { name: string }>;
-    form: { prompt: string; motion: string };
-    run: { status: Record<string, string> };
-  };
-  gallery: { tabs: Record<string, string> };
-  images: { delete: { confirm: string } };
-};
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -305,14 +295,14 @@ test('signed out on another device: the old balance and the person’s data leav
   await otherPage.goto('/account');
   await signInWithCode(otherPage, request, email);
   await expect(otherPage).toHaveURL(/\/account$/);
-  await otherPage.getByRole('button', { name: common.account.signOutEverywhere }).click();
-  await otherPage.getByRole('button', { name: common.account.signOutEverywhereConfirm }).click();
-  await expect(header(otherPage).getByRole('link', { name: common.header.signIn })).toBeVisible();
+  await otherPage.getByRole('button', { name: t.account.signOutEverywhere }).click();
+  await otherPage.getByRole('button', { name: t.account.signOutEverywhereConfirm }).click();
+  await expect(header(otherPage).getByRole('link', { name: t.header.signIn })).toBeVisible();
   await other.close();
 
   // This device learns at its next call to the server (here: opening the Gallery).
   await header(page).getByRole('link', { name: 'Gallery' }).click();
   await expect(page).toHaveURL(/\/auth\?redirectToPath=/);
   await expect(header(page).getByTestId('credit-balance')).toHaveCount(0);
-  await expect(header(page).getByRole('link', { name: common.header.signIn })).toBeVisible();
+  await expect(header(page).getByRole('link', { name: t.header.signIn })).toBeVisible();
 });

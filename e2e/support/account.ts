@@ -1,6 +1,7 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { card, common, header, signInWithCode, totpCard } from './auth';
+import { card, header, newEmail, signInWithCode, totpCard } from './auth';
+import { en as common } from './locale';
 
 /** An authenticator app: codes from the secret the set-up screen shows (SHA-1, 6 digits, 30 s). */
 export function authenticator(secret: string) {
@@ -9,20 +10,46 @@ export function authenticator(secret: string) {
   return (offset = 0) => totp.generate({ timestamp: Date.now() + offset * 30_000 });
 }
 
-/** A new person signs in from the header with an emailed code and lands on onboarding. */
-export async function signInFromHeader(page: Page, request: APIRequestContext, email: string) {
+/**
+ * A person signs in from the header with an emailed code; a new person lands on onboarding first
+ * (unless `expectOnboarding` is false, for tests that do not look there).
+ */
+export async function signInFromHeader(
+  page: Page,
+  request: APIRequestContext,
+  email: string,
+  { expectOnboarding = true } = {},
+) {
   await page.goto('/');
   await header(page).getByRole('link', { name: common.header.signIn }).click();
   await signInWithCode(page, request, email);
-  // A new user lands on onboarding once the SDK has finished signing in.
-  await expect(page).toHaveURL(/\/onboarding$/);
+  if (expectOnboarding) await expect(page).toHaveURL(/\/onboarding$/);
   await expect(header(page).getByTestId('user-email')).toHaveText(email);
+}
+
+/** `signInFromHeader` with a fresh address (named for the test); returns the address. */
+export async function signInNewPerson(
+  page: Page,
+  request: APIRequestContext,
+  label: string,
+  options: { expectOnboarding?: boolean } = {},
+): Promise<string> {
+  const email = newEmail(label);
+  await signInFromHeader(page, request, email, options);
+  return email;
 }
 
 /** Opens the account page from the header, as a person would. */
 export async function openAccount(page: Page) {
   await header(page).getByRole('link', { name: common.header.accountLabel }).click();
   await expect(page).toHaveURL(/\/account$/);
+}
+
+/** A fresh person, signed in from the header, on their account page; returns their address. */
+export async function newPersonOnAccountPage(page: Page, request: APIRequestContext, label: string) {
+  const email = await signInNewPerson(page, request, label);
+  await openAccount(page);
+  return email;
 }
 
 /**

@@ -1,22 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-
-/** The texts the tests look for, read from the web app's translation file. */
-export const common = JSON.parse(readFileSync('apps/web/public/locales/en/common.json', 'utf8')) as {
-  app: { name: string };
-  header: { signIn: string; signOut: string; accountLabel: string };
-  nav: { openMenu: string };
-  auth: { profileErrors: Record<'noAccessToken' | 'fetchFailed' | 'emailNotFound', string> };
-  account: {
-    setUp: string;
-    turnOn: string;
-    turnOff: string;
-    signOutEverywhere: string;
-    signOutEverywhereConfirm: string;
-    factorState: Record<'on' | 'off' | 'notSetUp', string>;
-  };
-  pages: Record<string, { title: string; description?: string; documentTitle?: string }>;
-};
 
 /** A fresh address per test, so tests never share a user or a rate-limit bucket. */
 export function newEmail(label: string): string {

@@ -5,15 +5,17 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Container } from './container.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
-import { toModelInfo } from './modules/generation/generation.mapper.ts';
 import { generationRoutes } from './modules/generation/generation.routes.ts';
-import { providerWebhookRoutes } from './modules/generation/provider-webhooks.routes.ts';
+import { modelsRoutes } from './modules/models/models.routes.ts';
+import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
+import { providerWebhookRoutes } from './modules/jobs/provider-webhooks.routes.ts';
 import { imagesRoutes } from './modules/images/images.routes.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { toolsRoutes } from './modules/tools/tools.routes.ts';
 import { toolRunsRoutes } from './modules/tool-runs/tool-runs.routes.ts';
+import { videosRoutes } from './modules/videos/videos.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -82,7 +84,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
       origin: [...config.corsOrigins],
       credentials: true,
       // Requested headers are reflected (rid, fdi-version, st-auth-mode, anti-csrf, authorization); the SDK
-      // must be able to read the session headers or it believes there is no session (CONTRACT §1.4).
+      // must be able to read the session headers or it believes there is no session (docs/reference/supertokens-fdi/CONTRACT.md §1.4).
       exposedHeaders: [...EXPOSED_HEADERS],
     });
   }
@@ -96,30 +98,31 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   systemRoutes(app, container);
   siteRoutes(app, config);
   fileRoutes(app, { storage: container.storage, secret: container.fileUrlSecret });
-  const { generation, ledger, models, webhooks } = container.services;
-  generationRoutes(app, {
-    generation: generation.generation,
-    bus: generation.bus,
-    models: () => models.list().map(toModelInfo),
+  const { generation, jobs, images, ledger, models, webhooks } = container.services;
+  generationRoutes(app, { generation });
+  jobsRoutes(app, {
+    jobs: jobs.service,
+    bus: jobs.bus,
     streamSlots: new StreamSlots(container.database.db, config.limits.streamsPerUser),
   });
-  imagesRoutes(app, generation.images, generation.counter);
+  modelsRoutes(app, models);
+  imagesRoutes(app, images.service, images.counter);
   // Whatever a person changes through this process (an upload, a tool run's inputs, an image) drops
   // their cached listings before the answer goes out, so their next listing shows it; other
   // processes hear of it from the database's notices (modules/images/listing-cache.ts).
   app.addHook('onSend', async (request) => {
     if (request.user && request.method !== 'GET' && request.method !== 'HEAD')
-      generation.gallery.changed(request.user.id);
+      images.gallery.changed(request.user.id);
   });
   await providerWebhookRoutes(app, {
-    db: container.database.db,
-    queue: container.queue,
+    jobs: jobs.service,
     fal: webhooks.fal,
     replicate: webhooks.replicate,
   });
 
   const { tools } = container.services;
-  toolsRoutes(app, { tools: tools.service, videos: tools.videos, uploads: config.uploads });
+  toolsRoutes(app, { tools: tools.service, uploads: config.uploads });
+  videosRoutes(app, container.services.videos);
   toolRunsRoutes(app, tools.runs);
   uploadsRoutes(app, {
     uploads: tools.uploads,
@@ -134,8 +137,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     packages: () => container.services.payments.packages(),
     db: container.database.db,
     storage: container.storage,
-    modelName: (id) =>
-      models.find(id)?.displayName ?? container.services.tools.registry.byId(id)?.model.displayName,
+    modelName: (id) => models.find(id)?.displayName,
   });
   await paymentsRoutes(app, container.services.payments);
   reviewsRoutes(app, container.services.reviews);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { catalogueProblem, loadCatalogue, type ModelEntry } from './adapters/providers/catalogue.ts';
+import type { S3Settings } from './adapters/storage/index.ts';
 
 /**
  * The only reader of process.env. Every setting is parsed once at boot; a bad or missing value stops
@@ -367,19 +368,12 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Signs short-lived file URLs; generated per data dir outside production (see secrets.ts). */
   fileUrlSecret?: string;
-  s3?: {
-    endpoint?: string;
-    region: string;
-    bucket: string;
-    accessKeyId: string;
-    secretAccessKey: string;
-    forcePathStyle: boolean;
-  };
+  s3?: S3Settings;
   /** The sign-in layer (modules/auth). */
   auth: AuthConfig;
   /** fal.ai and Replicate (adapters/providers). */
   providers: ProvidersConfig;
-  /** The model catalogue: built-in models with MODELS_JSON / MODELS_FILE applied. */
+  /** The model catalogue (text-to-image and tool models): built-in models with MODELS_JSON / MODELS_FILE applied. */
   models: readonly ModelEntry[];
   /** Credit packages and Stripe (modules/payments). */
   payments: PaymentsConfig;

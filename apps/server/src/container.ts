@@ -4,13 +4,12 @@ import type { Storage } from './adapters/storage/storage.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/client.ts';
 import { GALLERY_CHANNEL, ListingCache } from './modules/images/listing-cache.ts';
-import { JobQueue } from './jobs/queue.ts';
+import { JobQueue } from './queue/queue.ts';
 import type { Logger } from './logger.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
 import { createFalTextToImage } from './adapters/providers/fal/fal.text-to-image.ts';
 import { createFalWebhookVerifier, type FalWebhookVerifier } from './adapters/providers/fal/fal.webhook.ts';
 import { LocalTextToImage } from './adapters/providers/local/local.text-to-image.ts';
-import { ProviderRegistry, type ProviderAdapters } from './adapters/providers/registry.ts';
 import { createReplicateTextToImage } from './adapters/providers/replicate/replicate.text-to-image.ts';
 import {
   createReplicateWebhookVerifier,
@@ -20,19 +19,22 @@ import { defaultFfmpegPath } from './adapters/media/video.ts';
 import { LocalImageTools } from './adapters/providers/local/tools/local.image-tools.ts';
 import { createFalImageTools } from './adapters/providers/fal/fal.image-tools.ts';
 import { createReplicateImageTools } from './adapters/providers/replicate/replicate.image-tools.ts';
-import {
-  BUILT_IN_TOOL_MODELS,
-  ToolRegistry,
-  type ToolAdapters,
-} from './adapters/providers/tools-catalogue.ts';
+import { ModelCatalogue, type CatalogueAdapters } from './modules/models/model-catalogue.ts';
 import { CreditLedger } from './modules/credits/credit-ledger.service.ts';
-import { ToolJobs } from './modules/tools/tool-jobs.ts';
 import { ToolsService } from './modules/tools/tools.service.ts';
-import { VideosService } from './modules/tools/videos.service.ts';
+import { VideosService } from './modules/videos/videos.service.ts';
+import { videoOutput } from './modules/videos/video-output.ts';
+import { SERVER_TOOLS } from './modules/tools/definitions/index.ts';
+import { toolKind } from './modules/tools/tool-kind.ts';
 import { ToolRunsService } from './modules/tool-runs/tool-runs.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
 import { configureDecodeSlots } from './adapters/media/decode-slots.ts';
-import { createGenerationModule, type GenerationModule } from './modules/generation/generation.module.ts';
+import { GenerationService } from './modules/generation/generation.service.ts';
+import { textToImageKind } from './modules/generation/text-to-image.kind.ts';
+import { ImagesService } from './modules/images/images.service.ts';
+import { imageOutput } from './modules/images/image-output.ts';
+import { createJobsModule, type JobsModule } from './modules/jobs/jobs.module.ts';
+import { catalogueModels } from './modules/jobs/models.ts';
 import { devSecret } from './secrets.ts';
 import { DevelopmentGateway, StripeGateway } from './modules/payments/payments.gateway.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
@@ -53,15 +55,24 @@ export interface Container {
     ledger: CreditLedger;
     /** The sign-in layer: sessions, users, passwordless, sign-in hooks (`auth.hooks.onSignIn`). */
     auth: AuthModule;
-    /** The model catalogue with each model's provider adapter. */
-    models: ProviderRegistry;
-    /** Generation jobs, progress and the gallery. */
-    generation: GenerationModule;
-    /** Image tools (edit, copy style, product holding, upscale, animate), uploads and videos. */
+    /** The model catalogue (text-to-image and the image tools) with each model's vendor adapter. */
+    models: ModelCatalogue;
+    /** Every paid job, whatever its kind: start, progress, cancel, run, refund (modules/jobs). */
+    jobs: JobsModule;
+    /** Text-to-image: a prompt becomes a job. */
+    generation: GenerationService;
+    /** The gallery: images, their listings in memory, and the public counter. */
+    images: {
+      service: ImagesService;
+      /** Gallery listings in memory (modules/images/listing-cache.ts). */
+      gallery: ListingCache;
+      counter(): Promise<number>;
+    };
+    /** The person's videos (jobs whose output is a video). */
+    videos: VideosService;
+    /** The image tools (their definitions in modules/tools/definitions) and uploads. */
     tools: {
-      registry: ToolRegistry;
       service: ToolsService<{ id: string }>;
-      videos: VideosService;
       uploads: UploadsService;
       /** The Studio's history of runs (GET /api/tools/runs). */
       runs: ToolRunsService;
@@ -84,8 +95,8 @@ export async function createContainer(
   log: Logger,
   /** Constructor injection for benchmarks and tests: adapters used instead of the configured ones. */
   inject: {
-    adapters?: Partial<ProviderAdapters>;
-    toolAdapters?: Partial<ToolAdapters>;
+    /** Per vendor, adapters used instead of the configured ones (`{ local: { textToImage } }`). */
+    adapters?: CatalogueAdapters;
     analytics?: Analytics;
   } = {},
 ): Promise<Container> {
@@ -105,7 +116,7 @@ export async function createContainer(
       wakeUrl: config.database.url,
       log,
       overrides: {
-        'generation.run': {
+        'job.run': {
           expireInSeconds: config.generation.timeoutSeconds,
           retryLimit: config.generation.retryLimit,
           retryDelay: config.generation.retryDelaySeconds,
@@ -126,19 +137,27 @@ export async function createContainer(
   const ledger = new CreditLedger(database.db);
   const auth = createAuthModule(database.db, config, log);
   const localTextToImage = new LocalTextToImage();
-  const models = new ProviderRegistry(config.models, {
-    local: localTextToImage,
-    fal: createFalTextToImage(config, { pollIntervalMs: config.providers.pollIntervalMs }),
-    replicate: createReplicateTextToImage(config, { pollIntervalMs: config.providers.pollIntervalMs }),
-    ...inject.adapters,
-  });
   const ffmpegPath = defaultFfmpegPath(config.ffmpegPath);
-  const toolRegistry = new ToolRegistry(BUILT_IN_TOOL_MODELS, {
-    local: new LocalImageTools({ ffmpegPath, textToImage: localTextToImage }),
-    fal: createFalImageTools(config, { pollIntervalMs: config.providers.pollIntervalMs }),
-    replicate: createReplicateImageTools(config, { pollIntervalMs: config.providers.pollIntervalMs }),
-    ...inject.toolAdapters,
-  });
+  const polling = { pollIntervalMs: config.providers.pollIntervalMs };
+  const injected = inject.adapters ?? {};
+  const adapters: CatalogueAdapters = {
+    local: {
+      textToImage: localTextToImage,
+      tools: new LocalImageTools({ ffmpegPath, textToImage: localTextToImage }),
+      ...injected.local,
+    },
+    fal: {
+      textToImage: createFalTextToImage(config, polling),
+      tools: createFalImageTools(config, polling),
+      ...injected.fal,
+    },
+    replicate: {
+      textToImage: createReplicateTextToImage(config, polling),
+      tools: createReplicateImageTools(config, polling),
+      ...injected.replicate,
+    },
+  };
+  const models = new ModelCatalogue(config.models, adapters);
   const gallery = new ListingCache({
     ttlMs: config.galleryCache.seconds * 1000,
     maxBytes: config.galleryCache.maxBytes,
@@ -152,17 +171,26 @@ export async function createContainer(
           onState: (listening) => gallery.setLive(listening),
         })
       : undefined;
-  const generation = createGenerationModule({
-    gallery,
+  const jobModels = catalogueModels(models);
+  const jobs = createJobsModule({
     db: database.db,
     config,
     ledger,
     queue,
-    storage,
-    models,
-    tools: new ToolJobs({ db: database.db, storage, registry: toolRegistry, ffmpegPath }),
-    toolAdapters: (provider) => toolRegistry.adapter(provider as 'local'),
+    kinds: [
+      textToImageKind(jobModels),
+      ...SERVER_TOOLS.map((tool) => toolKind(tool, { db: database.db, storage, models: jobModels })),
+    ],
+    outputs: { images: imageOutput(storage), video: videoOutput({ storage, ffmpegPath }) },
+    // A job's change (new images) drops its owner's gallery listings.
+    onChange: (userId) => gallery.changed(userId),
   });
+  const generation = new GenerationService(models, jobs.service);
+  const images = {
+    service: new ImagesService(database.db, storage, config.generation.adminEmails, gallery),
+    gallery,
+    counter: jobs.counter,
+  };
   configureDecodeSlots({ concurrency: config.uploads.decodeConcurrency, queue: config.uploads.decodeQueue });
   const uploads = new UploadsService({
     db: database.db,
@@ -171,16 +199,14 @@ export async function createContainer(
     heicMaxPixels: config.uploads.heicMaxPixels,
     quotaBytes: config.limits.uploadQuotaBytes,
   });
-  const videos = new VideosService(database.db, storage, generation.bus);
+  const videos = new VideosService({ db: database.db, storage, bus: jobs.bus, kinds: jobs.kinds });
   const tools = {
-    registry: toolRegistry,
     uploads,
-    videos,
     runs: new ToolRunsService({ db: database.db, urls: storage, videos }),
     service: new ToolsService({
       db: database.db,
-      jobs: generation.generation,
-      registry: toolRegistry,
+      jobs: jobs.service,
+      registry: models,
       uploads,
     }),
   };
@@ -234,7 +260,10 @@ export async function createContainer(
     }),
     auth,
     models,
+    jobs,
     generation,
+    images,
+    videos,
     tools,
     webhooks: { fal: createFalWebhookVerifier(config), replicate: createReplicateWebhookVerifier(config) },
   };

@@ -1,18 +1,7 @@
-import type { ErrorCode } from '@lumina/contracts';
+import { errorStatus, type ErrorCode } from '@lumina/contracts';
 
-const statusOf: Record<ErrorCode, number> = {
-  VALIDATION_FAILED: 400,
-  UNAUTHORISED: 401,
-  INSUFFICIENT_CREDITS: 402,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-  SERVICE_UNAVAILABLE: 503,
-};
+/** One status ↔ code map, shared with the web (`@lumina/contracts`). */
+export { errorCodeForStatus as codeForStatus } from '@lumina/contracts';
 
 /**
  * The one error type services throw. `userMessage` is shown to people as `detail`; services never
@@ -29,7 +18,7 @@ export class AppError extends Error {
   ) {
     super(userMessage, { cause: options.cause });
     this.name = 'AppError';
-    this.status = statusOf[code];
+    this.status = errorStatus[code];
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
@@ -41,10 +30,4 @@ export function insufficientCredits(cost: number, balance: number): AppError {
     'INSUFFICIENT_CREDITS',
     `Not enough credits: this costs ${cost} ${cost === 1 ? 'credit' : 'credits'} and your balance is ${balance}.`,
   );
-}
-
-export function codeForStatus(status: number): ErrorCode {
-  const match = (Object.entries(statusOf) as Array<[ErrorCode, number]>).find(([, s]) => s === status);
-  if (match) return match[0];
-  return status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED';
 }

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { createContainer } from './container.ts';
-import { createJobHandlers } from './jobs/handlers.ts';
-import { startWorkers } from './jobs/workers.ts';
+import { createJobHandlers } from './queue/handlers.ts';
+import { startWorkers } from './queue/workers.ts';
 import { createLogger } from './logger.ts';
 
 /**

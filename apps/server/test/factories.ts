@@ -23,7 +23,7 @@ export async function createImage(
     container: {
       database: { db: Database };
       storage: Storage;
-      services?: { generation: { gallery: ListingCache } };
+      services?: { images: { gallery: ListingCache } };
     };
   },
   userId: string,
@@ -50,7 +50,7 @@ export async function createImage(
   ]);
   // As the worker does after its commit: this process drops the owner's cached listings at once
   // (other processes hear of it from the database's notice).
-  env.container.services?.generation.gallery.changed(userId);
+  env.container.services?.images.gallery.changed(userId);
   const [image] = await db.select().from(images).where(eq(images.id, id));
   return image!;
 }

@@ -8,9 +8,10 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createContainer, type Container } from '../src/container.ts';
-import { createJobHandlers } from '../src/jobs/handlers.ts';
-import { startWorkers } from '../src/jobs/workers.ts';
+import { createJobHandlers } from '../src/queue/handlers.ts';
+import { startWorkers } from '../src/queue/workers.ts';
 import { createLogger } from '../src/logger.ts';
+import { startedForSuite } from './support/suite-scope.ts';
 
 /** Which database this test process runs on: set per Vitest project (see vitest.config.ts). */
 export const testDb = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -140,4 +141,18 @@ export async function startTestEnv(
       }
     },
   };
+}
+
+/**
+ * `startTestEnv` for a whole suite: started in `beforeAll`, closed in `afterAll`. Options may be a
+ * function when they name something an earlier `beforeAll` starts (a fake vendor's URL).
+ */
+export function useTestEnv(
+  options: Parameters<typeof startTestEnv>[0] | (() => Parameters<typeof startTestEnv>[0]) = {},
+): TestEnv {
+  return startedForSuite(
+    'the test env',
+    () => startTestEnv(typeof options === 'function' ? options() : options),
+    (env) => env.close(),
+  );
 }

@@ -1,4 +1,4 @@
-/** Business constants from the spec (section 9), shared by server and web. */
+/** Business constants from the spec (docs/spec/SPEC.md §9), shared by server and web. */
 export const CREDIT_BALANCE_POLL_MS = 30_000;
 export const REFERRAL_TRACKING_DELAY_MS = 1_000;
 export const QUERY_STALE_CACHE_MS = 5 * 60_000;

@@ -16,7 +16,7 @@ export const ErrorCode = z.enum([
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-/** Every error response body. The spec's client reads `detail`. */
+/** Every error response body. The client of docs/spec/SPEC.md reads `detail`. */
 export const ErrorBody = z
   .object({
     detail: z.string().describe('A message a person understands'),
@@ -25,3 +25,28 @@ export const ErrorBody = z
   })
   .meta({ id: 'ErrorBody' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** The HTTP status each code is sent with: the server answers with it, the web reads a code back from it. */
+export const errorStatus = {
+  VALIDATION_FAILED: 400,
+  UNAUTHORISED: 401,
+  INSUFFICIENT_CREDITS: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const satisfies Record<ErrorCode, number>;
+
+/**
+ * The code for a status when a body names none (a framework or proxy error): the code sent with that
+ * status, else INTERNAL for a server fault and VALIDATION_FAILED for any other refusal (422 included).
+ */
+export function errorCodeForStatus(status: number): ErrorCode {
+  const match = (Object.entries(errorStatus) as Array<[ErrorCode, number]>).find(([, s]) => s === status);
+  if (match) return match[0];
+  return status >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED';
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineContract } from './contract.ts';
 import { AspectRatio } from './models.ts';
 import { text } from './text.ts';
+import { TOOLS } from './tool-recipe.ts';
 
 export const PROMPT_MAX_LENGTH = 2000;
 export const SEED_MAX = 4_294_967_295;
@@ -9,15 +10,7 @@ export const MAX_IMAGES_PER_JOB = 4;
 
 export const JobStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
 export type JobStatus = z.infer<typeof JobStatus>;
-export const JobKind = z.enum([
-  'generate',
-  'edit',
-  'copy_style',
-  'product_holding',
-  'upscale',
-  'animate',
-  'train',
-]);
+export const JobKind = z.enum(['generate', ...TOOLS, 'train'] as const);
 export type JobKind = z.infer<typeof JobKind>;
 
 /** Empty (or null) means "pick a random seed"; the seed actually used is recorded on the image. */

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
-import { ToolRecipe } from './tool-recipe.ts';
+import { IMAGE_TOOLS, listChoices, ToolRecipe } from './tool-recipe.ts';
+
+/** What an image can come from: a prompt, a tool that makes images, or an upload. */
+const IMAGE_KINDS = ['generate', ...IMAGE_TOOLS, 'upload'] as const;
 import { PageCursor, pageLimit, text } from './text.ts';
 
 export const EXAMPLE_CATEGORY_MAX = 40;
@@ -73,9 +76,7 @@ export const listImagesContract = defineContract({
     model: text().max(100).optional(),
     job_id: z.uuid('Not a job id').optional().describe("Only this job's results"),
     kind: z
-      .enum(['generate', 'edit', 'copy_style', 'product_holding', 'upscale', 'upload'], {
-        error: 'kind must be generate, edit, copy_style, product_holding, upscale or upload',
-      })
+      .enum(IMAGE_KINDS, { error: `kind must be ${listChoices(IMAGE_KINDS)}` })
       .optional()
       .describe('Only images of this kind. Without it, uploads are left out'),
     ...pageQuery,

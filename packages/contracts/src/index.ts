@@ -18,3 +18,4 @@ export * from './constants.ts';
 export * from './text.ts';
 export * from './registry.ts';
 export * from './site.ts';
+export * from './pricing.ts';

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 
+/** The one list of tool names; each tool's definition is in tools/<tool>.ts. */
 export const TOOLS = ['edit', 'copy_style', 'product_holding', 'upscale', 'animate'] as const;
+/** The tools whose runs make images (the others make a video). */
+export const IMAGE_TOOLS = ['edit', 'copy_style', 'product_holding', 'upscale'] as const;
+
+/** "a, b or c", for messages that list the choices. */
+export const listChoices = (choices: readonly string[]) =>
+  choices.length < 2 ? choices.join('') : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
 export const Tool = z.enum(TOOLS);
 export type Tool = z.infer<typeof Tool>;
 

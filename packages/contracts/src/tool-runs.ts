@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineContract } from './contract.ts';
 import { JobStatus } from './generation.ts';
 import { ImageView } from './images.ts';
-import { Tool } from './tool-recipe.ts';
+import { listChoices, Tool, TOOLS } from './tool-recipe.ts';
 import { PageCursor, pageLimit } from './text.ts';
 import { VideoView } from './tools.ts';
 
@@ -51,11 +51,7 @@ export const toolRunsContract = defineContract({
   summary: "The user's Studio runs, newest first, optionally of one tool: inputs, settings and outputs",
   tags: ['tools'],
   query: z.object({
-    tool: z
-      .enum(['edit', 'copy_style', 'product_holding', 'upscale', 'animate'], {
-        error: 'tool must be edit, copy_style, product_holding, upscale or animate',
-      })
-      .optional(),
+    tool: z.enum(TOOLS, { error: `tool must be ${listChoices(TOOLS)}` }).optional(),
     cursor: PageCursor.optional(),
     limit: pageLimit(50, 12),
   }),

@@ -1,14 +1,14 @@
 import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { readRequest, sendJson, startFakeServer } from './http.ts';
 import sharp from 'sharp';
 import { fakePng, loopbackFetch } from './png.ts';
 
 /**
  * A local stand-in for fal.ai's queue API (queue.fal.run), its storage (rest.fal.ai upload initiate +
  * the signed PUT), its CDN and its webhook JWKS, speaking the wire protocol `@fal-ai/client` 1.x uses
- * (shared/reference/providers/fal.md). Point the official client at it with `requestMiddleware`
+ * (docs/reference/providers/fal.md). Point the official client at it with `requestMiddleware`
  * rewriting `https://queue.fal.run` and `https://rest.fal.ai` to `url` (the adapter's `baseUrl` option
  * does exactly that). Each submitted request follows a scripted scenario.
  *
@@ -88,7 +88,7 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: URLSearchParams;
-  headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   body: string;
 }
 
@@ -195,7 +195,7 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     jwksFetches: 0,
     fetch: loopbackFetch(urlsSeen),
     urlsSeen,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => server.close(),
   };
 
   async function webhookBody(req: FalFakeRequest): Promise<Record<string, unknown>> {
@@ -340,31 +340,19 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     }
   }
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) json(res, 500, { detail: String(error) });
-      else res.end();
-    });
-  });
-
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    const body = raw.toString('utf8');
-    const url = new URL(req.url ?? '/', fake.url);
-    const method = req.method ?? 'GET';
+    const { raw, body, url, method } = await readRequest(req, fake.url);
     received.push({ method, path: url.pathname, query: url.searchParams, headers: req.headers, body });
     const parts = url.pathname.split('/').filter(Boolean);
 
     // Public routes: the CDN and the webhook key set.
     if (method === 'GET' && url.pathname === '/.well-known/jwks.json') {
       fake.jwksFetches++;
-      return json(res, 200, { keys: [jwk] });
+      return sendJson(res, 200, { keys: [jwk] });
     }
     if (method === 'GET' && parts[0] === 'files' && parts.length === 3) {
       const request = requests.get(parts[1]!);
-      if (!request) return json(res, 404, { detail: 'Not found' });
+      if (!request) return sendJson(res, 404, { detail: 'Not found' });
       if (parts[2] === 'output.mp4') {
         const video = fakeMp4();
         res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': video.length });
@@ -379,7 +367,7 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     if (method === 'PUT' && parts[0] === 'upload' && parts.length === 2) {
       const upload = uploads.find((u) => u.id === parts[1]);
       if (!upload || url.searchParams.get('signature') !== upload.id) {
-        return json(res, 403, { detail: 'Invalid upload signature' });
+        return sendJson(res, 403, { detail: 'Invalid upload signature' });
       }
       upload.bytes = raw;
       upload.putContentType = req.headers['content-type'];
@@ -393,12 +381,12 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     }
     if (method === 'GET' && parts[0] === 'files' && parts.length === 2) {
       const upload = uploads.find((u) => u.id === parts[1]);
-      if (!upload?.bytes) return json(res, 404, { detail: 'Not found' });
+      if (!upload?.bytes) return sendJson(res, 404, { detail: 'Not found' });
       res.writeHead(200, { 'content-type': upload.contentType, 'content-length': upload.bytes.length });
       return res.end(upload.bytes);
     }
 
-    if (req.headers.authorization !== `Key ${key}`) return json(res, 401, { detail: 'Unauthorized' });
+    if (req.headers.authorization !== `Key ${key}`) return sendJson(res, 401, { detail: 'Unauthorized' });
 
     // POST /storage/upload/initiate?storage_type=fal-cdn-v3 (rest.fal.ai)
     if (method === 'POST' && url.pathname === '/storage/upload/initiate') {
@@ -407,25 +395,28 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
         file_name?: string;
       };
       if (!contentType || !fileName) {
-        return json(res, 422, {
+        return sendJson(res, 422, {
           detail: [{ loc: ['body', 'content_type'], msg: 'field required', type: 'value_error.missing' }],
         });
       }
       const id = randomUUID();
       const upload: FalUpload = { id, fileName, contentType, url: `${fake.url}/files/${id}` };
       uploads.push(upload);
-      return json(res, 200, { upload_url: `${fake.url}/upload/${id}?signature=${id}`, file_url: upload.url });
+      return sendJson(res, 200, {
+        upload_url: `${fake.url}/upload/${id}?signature=${id}`,
+        file_url: upload.url,
+      });
     }
 
     // GET|PUT /{owner}/{app}/requests/{id}[/status|/cancel]: status, result, cancel (keyed by id only).
     if (parts.length >= 4 && parts[2] === 'requests') {
       const request = requests.get(parts[3]!);
-      if (!request) return json(res, 404, { detail: 'Request not found', status: 'NOT_FOUND' });
+      if (!request) return sendJson(res, 404, { detail: 'Request not found', status: 'NOT_FOUND' });
       const action = parts[4];
       if (method === 'GET' && action === 'status') {
         if ((request.scenario.statusErrors ?? 0) > 0) {
           request.scenario.statusErrors!--;
-          return json(res, 500, { detail: 'Internal Server Error' });
+          return sendJson(res, 500, { detail: 'Internal Server Error' });
         }
         request.statusPolls++;
         const status = phase(request);
@@ -439,23 +430,23 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
         if (status === 'IN_QUEUE') body.queue_position = queued - request.statusPolls;
         else body.logs = logs;
         if (status === 'COMPLETED') body.metrics = { inference_time: 0.01 };
-        return json(res, status === 'COMPLETED' ? 200 : 202, body);
+        return sendJson(res, status === 'COMPLETED' ? 200 : 202, body);
       }
       if (method === 'GET' && action === undefined) {
         request.resultCalls++;
         if ((request.scenario.resultErrors ?? 0) > 0) {
           request.scenario.resultErrors!--;
-          return json(res, 500, { detail: 'Internal Server Error' });
+          return sendJson(res, 500, { detail: 'Internal Server Error' });
         }
         const result = await resultFor(request);
-        return json(res, result.status, result.body, { 'x-fal-request-id': request.requestId });
+        return sendJson(res, result.status, result.body, { 'x-fal-request-id': request.requestId });
       }
       if (method === 'PUT' && action === 'cancel') {
-        if (phase(request) === 'COMPLETED') return json(res, 400, { status: 'ALREADY_COMPLETED' });
+        if (phase(request) === 'COMPLETED') return sendJson(res, 400, { status: 'ALREADY_COMPLETED' });
         request.cancelled = true;
-        return json(res, 202, { status: 'CANCELLATION_REQUESTED' });
+        return sendJson(res, 202, { status: 'CANCELLATION_REQUESTED' });
       }
-      return json(res, 405, { detail: 'Method not allowed' });
+      return sendJson(res, 405, { detail: 'Method not allowed' });
     }
 
     // POST /{owner}/{app}[/{path}]: submit to the queue.
@@ -464,17 +455,17 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
       if ((scenario.submitErrors ?? 0) > 0) {
         // A retry of this submit (by the client or the next job attempt) gets one error fewer.
         pending.unshift({ ...scenario, submitErrors: scenario.submitErrors! - 1 });
-        return json(res, 500, { detail: 'Internal Server Error' });
+        return sendJson(res, 500, { detail: 'Internal Server Error' });
       }
       if (scenario.rejectAtSubmit) {
-        return json(res, 422, {
+        return sendJson(res, 422, {
           detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }],
         });
       }
       const endpoint = parts.join('/');
       const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};
       const invalid = validationErrors(endpoint, input);
-      if (invalid.length > 0) return json(res, 422, { detail: invalid });
+      if (invalid.length > 0) return sendJson(res, 422, { detail: invalid });
       const request: FalFakeRequest = {
         requestId: randomUUID(),
         endpoint,
@@ -486,7 +477,7 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
         cancelled: false,
       };
       requests.set(request.requestId, request);
-      return json(res, 200, {
+      return sendJson(res, 200, {
         request_id: request.requestId,
         gateway_request_id: request.requestId,
         status: 'IN_QUEUE',
@@ -494,12 +485,11 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
         ...queueUrls(request),
       });
     }
-    return json(res, 404, { detail: 'Not found' });
+    return sendJson(res, 404, { detail: 'Not found' });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  fake.url = `http://127.0.0.1:${port}`;
+  const server = await startFakeServer(handle);
+  fake.url = server.url;
   fake.jwksUrl = `${fake.url}/.well-known/jwks.json`;
   return fake;
 }
@@ -521,9 +511,4 @@ function validationErrors(endpoint: string, input: Record<string, unknown>) {
     });
   }
   return errors;
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
 }

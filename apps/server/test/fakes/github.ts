@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { followAuthorisation, readBody, redirectWithCode, startFakeServer } from './http.ts';
 
 /** The GitHub account the fake signs in next, with its email list (as `GET /user/emails` returns it). */
 export interface FakeGitHubUser {
@@ -34,11 +34,8 @@ export async function startFakeGitHub(options: { clientId: string; clientSecret:
     requests: [] as Array<{ method: string; path: string; headers: IncomingMessage['headers'] }>,
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err) => res.writeHead(500).end(String(err)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startFakeServer(handle);
+  const url = server.url;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const u = new URL(req.url ?? '/', url);
@@ -55,10 +52,7 @@ export async function startFakeGitHub(options: { clientId: string; clientSecret:
         codeChallenge: q.get('code_challenge') ?? undefined,
         user: structuredClone(state.nextUser),
       });
-      const back = new URL(q.get('redirect_uri')!);
-      back.searchParams.set('code', code);
-      if (q.get('state')) back.searchParams.set('state', q.get('state')!);
-      return res.writeHead(302, { location: back.toString() }).end();
+      return redirectWithCode(res, q, code);
     }
     if (u.pathname === '/login/oauth/access_token' && req.method === 'POST') {
       const body = Object.fromEntries(new URLSearchParams(await readBody(req)));
@@ -105,23 +99,16 @@ export async function startFakeGitHub(options: { clientId: string; clientSecret:
   return {
     url,
     apiUrl: url,
+    /** The settings that send the server's GitHub sign-in here. */
+    env: {
+      GITHUB_CLIENT_ID: options.clientId,
+      GITHUB_CLIENT_SECRET: options.clientSecret,
+      GITHUB_URL: url,
+      GITHUB_API_URL: url,
+    },
     state,
     /** Follows an authorisation URL like a browser would and returns the callback URL's query. */
-    async authorise(authorisationUrl: string): Promise<Record<string, string>> {
-      const res = await fetch(authorisationUrl, { redirect: 'manual' });
-      const location = res.headers.get('location');
-      if (!location) throw new Error(`authorise failed: ${res.status} ${await res.text()}`);
-      return Object.fromEntries(new URL(location).searchParams);
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    authorise: followAuthorisation,
+    close: server.close,
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

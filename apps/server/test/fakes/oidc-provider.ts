@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { followAuthorisation, readBody, redirectWithCode, startFakeServer } from './http.ts';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 
 /** Who the fake provider signs in next (what a person would do on the provider's login page). */
@@ -43,13 +43,8 @@ export async function startFakeOidcProvider(options: {
     tokenRequests: [] as Array<Record<string, string>>,
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      res.writeHead(500).end(String(err));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startFakeServer(handle, options.port);
+  const issuer = server.url;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', issuer);
@@ -87,10 +82,7 @@ export async function startFakeOidcProvider(options: {
         codeChallenge: q.get('code_challenge') ?? undefined,
         user: { ...state.nextUser },
       });
-      const back = new URL(q.get('redirect_uri')!);
-      back.searchParams.set('code', code);
-      if (q.get('state')) back.searchParams.set('state', q.get('state')!);
-      return res.writeHead(302, { location: back.toString() }).end();
+      return redirectWithCode(res, q, code);
     }
     if (url.pathname === '/token' && req.method === 'POST') {
       const body = Object.fromEntries(new URLSearchParams(await readBody(req)));
@@ -150,23 +142,15 @@ export async function startFakeOidcProvider(options: {
 
   return {
     issuer,
+    /** The settings that send the server's sign-in with `provider` (GOOGLE, GITLAB…) here. */
+    envFor: (provider: string) => ({
+      [`${provider}_CLIENT_ID`]: options.clientId,
+      [`${provider}_CLIENT_SECRET`]: options.clientSecret,
+      [`${provider}_ISSUER`]: issuer,
+    }),
     state,
     /** Follows an authorisation URL like a browser would and returns the callback URL's query. */
-    async authorise(authorisationUrl: string): Promise<Record<string, string>> {
-      const res = await fetch(authorisationUrl, { redirect: 'manual' });
-      const location = res.headers.get('location');
-      if (!location) throw new Error(`authorise failed: ${res.status} ${await res.text()}`);
-      return Object.fromEntries(new URL(location).searchParams);
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    authorise: followAuthorisation,
+    close: server.close,
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { readRequest, sendJson, startFakeServer } from './http.ts';
 import sharp from 'sharp';
 import { fakeMp4 } from './fal-server.ts';
 import { fakePng, loopbackFetch } from './png.ts';
@@ -8,7 +8,7 @@ import { fakePng, loopbackFetch } from './png.ts';
 /**
  * A local stand-in for Replicate's HTTP API (api.replicate.com/v1: predictions and the Files API), its
  * file delivery host and its webhooks, speaking what the official `replicate` 1.x client sends
- * (shared/reference/providers/replicate.md). Point the client at it with `baseUrl: fake.url + '/v1'`.
+ * (docs/reference/providers/replicate.md). Point the client at it with `baseUrl: fake.url + '/v1'`.
  * Each prediction follows a scripted scenario.
  *
  * Outputs take the shape of the model's real output: one URL string for the upscaler, the multi-image
@@ -82,7 +82,7 @@ export interface ReplicateFakePrediction {
 export interface RecordedRequest {
   method: string;
   path: string;
-  headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   body: string;
 }
 
@@ -189,7 +189,7 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
     },
     fetch: loopbackFetch(urlsSeen),
     urlsSeen,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => server.close(),
   };
 
   function mustGet(id: string): ReplicateFakePrediction {
@@ -276,20 +276,8 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
     };
   }
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) json(res, 500, { detail: String(error) });
-      else res.end();
-    });
-  });
-
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    const body = raw.toString('utf8');
-    const url = new URL(req.url ?? '/', fake.url);
-    const method = req.method ?? 'GET';
+    const { raw, body, url, method } = await readRequest(req, fake.url);
     received.push({ method, path: url.pathname, headers: req.headers, body });
     const parts = url.pathname.split('/').filter(Boolean);
 
@@ -302,14 +290,14 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
         return res.end(video);
       }
       const index = /^out-(\d+)\.png$/.exec(parts[2]!)?.[1];
-      if (!p || index === undefined) return json(res, 404, { detail: 'Not found' });
+      if (!p || index === undefined) return sendJson(res, 404, { detail: 'Not found' });
       const png = await fake.imageBytes(p.id, Number(index));
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
       return res.end(png);
     }
-    if (parts[0] !== 'v1') return json(res, 404, { detail: 'Not found' });
+    if (parts[0] !== 'v1') return sendJson(res, 404, { detail: 'Not found' });
     if (req.headers.authorization !== `Bearer ${token}`) {
-      return json(res, 401, {
+      return sendJson(res, 401, {
         title: 'Unauthenticated',
         detail: 'You did not pass a valid authentication token',
         status: 401,
@@ -318,7 +306,7 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
     const route = parts.slice(1);
 
     if (method === 'GET' && route.join('/') === 'webhooks/default/secret')
-      return json(res, 200, { key: webhookSecret });
+      return sendJson(res, 200, { key: webhookSecret });
 
     // Files API: POST /v1/files (multipart: `content` + `metadata`), GET / DELETE /v1/files/{id}.
     if (method === 'POST' && route.length === 1 && route[0] === 'files') {
@@ -329,7 +317,11 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
         .catch(() => undefined);
       const content = form?.get('content');
       if (!(content instanceof Blob)) {
-        return json(res, 400, { title: 'Bad request', detail: 'content: a file is required', status: 400 });
+        return sendJson(res, 400, {
+          title: 'Bad request',
+          detail: 'content: a file is required',
+          status: 400,
+        });
       }
       const metadata = form?.get('metadata');
       const bytes = Buffer.from(await content.arrayBuffer());
@@ -348,12 +340,12 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
         url: `${fake.url}/v1/files/${id}`,
       };
       uploads.push(upload);
-      return json(res, 201, fileView(upload));
+      return sendJson(res, 201, fileView(upload));
     }
     if (route[0] === 'files' && route.length === 2) {
       const upload = uploads.find((u) => u.id === route[1]);
-      if (!upload) return json(res, 404, { title: 'Not found', detail: 'Not found', status: 404 });
-      if (method === 'GET') return json(res, 200, fileView(upload));
+      if (!upload) return sendJson(res, 404, { title: 'Not found', detail: 'Not found', status: 404 });
+      if (method === 'GET') return sendJson(res, 200, fileView(upload));
       if (method === 'DELETE') {
         uploads.splice(uploads.indexOf(upload), 1);
         res.writeHead(204);
@@ -374,7 +366,7 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
       const scenario = { ...(pending.shift() ?? fake.defaultScenario) };
       if ((scenario.createErrors ?? 0) > 0) {
         pending.unshift({ ...scenario, createErrors: scenario.createErrors! - 1 });
-        return json(res, 500, {
+        return sendJson(res, 500, {
           title: 'Internal Server Error',
           detail: 'Something went wrong',
           status: 500,
@@ -385,7 +377,7 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
         : (fake.versions.get(String(data.version)) ?? 'owner/model');
       const invalid = invalidInputs(model, data.input ?? {});
       if (invalid.length > 0) {
-        return json(res, 422, {
+        return sendJson(res, 422, {
           title: 'Input validation failed',
           detail: invalid.map((i) => `- ${i.field}: ${i.description}`).join('\n'),
           status: 422,
@@ -393,7 +385,7 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
         });
       }
       if (scenario.rejectAtCreate) {
-        return json(res, 422, {
+        return sendJson(res, 422, {
           title: 'Input validation failed',
           detail: '- input.num_outputs: Must be less than or equal to 4',
           status: 422,
@@ -420,13 +412,13 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
         createdAt: new Date().toISOString(),
       };
       predictions.set(p.id, p);
-      return json(res, 201, view(p));
+      return sendJson(res, 201, view(p));
     }
 
     if (route[0] === 'predictions' && route[1]) {
       const p = predictions.get(route[1]);
       if (!p)
-        return json(res, 404, {
+        return sendJson(res, 404, {
           title: 'Not found',
           detail: 'The requested resource could not be found.',
           status: 404,
@@ -435,27 +427,27 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
         p.gets++;
         if ((p.scenario.getErrors ?? 0) > 0) {
           p.scenario.getErrors!--;
-          return json(res, 500, { title: 'Internal Server Error', status: 500 });
+          return sendJson(res, 500, { title: 'Internal Server Error', status: 500 });
         }
         p.polls++;
         if (status(p) === 'processing') p.startedAt ??= new Date().toISOString();
-        return json(res, 200, view(p));
+        return sendJson(res, 200, view(p));
       }
       if (method === 'POST' && route[2] === 'cancel' && route.length === 3) {
         const s = status(p);
         if (s === 'starting' || s === 'processing') p.canceled = true;
-        return json(res, 200, view(p));
+        return sendJson(res, 200, view(p));
       }
     }
-    return json(res, 404, {
+    return sendJson(res, 404, {
       title: 'Not found',
       detail: 'The requested resource could not be found.',
       status: 404,
     });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startFakeServer(handle);
+  fake.url = server.url;
   return fake;
 }
 
@@ -490,9 +482,4 @@ function invalidInputs(model: string, input: Record<string, unknown>) {
     });
   }
   return invalid;
-}
-
-function json(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }

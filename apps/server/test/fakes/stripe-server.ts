@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
 /**
- * A local stand-in for the Stripe API parts Lumina uses (shared/reference/providers/stripe.md):
+ * A local stand-in for the Stripe API parts Lumina uses (docs/reference/providers/stripe.md):
  * Checkout Sessions, Customers and Billing portal sessions, speaking the SDK's form-encoded bodies,
  * honouring Idempotency-Key, answering Stripe's error shape. Tests "pay" a session and deliver signed
  * events to the app with `deliver`.

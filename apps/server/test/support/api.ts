@@ -4,6 +4,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { creditLedger } from '../../src/db/schema/index.ts';
 import { signIn } from '../../src/modules/auth/auth.test-helpers.ts';
 import type { TestEnv } from '../harness.ts';
+import { startedForSuite } from './suite-scope.ts';
 
 /** A signed-in person making product calls, the way the web app does (bearer access token). */
 export interface Client {
@@ -36,6 +37,14 @@ export async function signedInClient(
       }),
   };
 }
+
+/** A person signed in once for a whole suite, once the suite's env (`useTestEnv`) has started. */
+export const useSignedIn = (env: TestEnv, name: string, options: { email?: string } = {}): Client =>
+  startedForSuite(
+    name,
+    () => signedInClient(env, name, options),
+    () => undefined,
+  );
 
 /** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
 export async function eventually<T>(

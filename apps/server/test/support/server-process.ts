@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freshDatabaseUrl, tempDir } from '../harness.ts';
 
 const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 
@@ -29,3 +30,31 @@ export async function waitUntilReady(baseUrl: string): Promise<number | undefine
   }
   return ready?.status;
 }
+
+/**
+ * A fresh database and data folder for tests that run the server as its own process (perhaps after
+ * an in-process app on the same database): `env` for every process, `where` for `startTestEnv`, whose
+ * embedded database then lives in the folder, where the server process looks for it.
+ */
+export async function processDatabase() {
+  const dataDir = tempDir();
+  const database = await freshDatabaseUrl();
+  return {
+    dataDir,
+    drop: () => database.drop(),
+    where: database.url ? { databaseUrl: database.url } : { embeddedDir: path.join(dataDir, 'pglite') },
+    env: {
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+      ...(database.url ? { DATABASE_URL: database.url } : {}),
+    },
+  };
+}
+
+/** For tests that sign in with an in-process app, then use the token on real server processes. */
+export const SESSIONS_ACROSS_PROCESSES = {
+  LOG_LEVEL: 'warn',
+  // Sessions are issued for this URL; the same on every process so tokens work across them.
+  PUBLIC_URL: 'http://127.0.0.1',
+};

@@ -1,17 +1,13 @@
 import { contracts } from '@lumina/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toFastifyPath } from '../../src/http/route.ts';
-import { startTestEnv, type TestEnv } from '../harness.ts';
+import { useTestEnv } from '../harness.ts';
 
 /** OpenAPI writes `{id}` and Fastify's wildcard as `*`; contracts use the same spelling. */
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 describe('contracts and routes', () => {
-  let env: TestEnv;
-  beforeAll(async () => {
-    env = await startTestEnv({ workers: false });
-  });
-  afterAll(() => env.close());
+  const env = useTestEnv({ workers: false });
 
   it('registers exactly one route for every contract', () => {
     for (const contract of Object.values(contracts)) {

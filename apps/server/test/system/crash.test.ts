@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { JobView } from '@lumina/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFalFake, type FalFake } from '../fakes/fal-server.ts';
-import { startServerProcess } from '../support/server-process.ts';
-import { freePort, freshDatabaseUrl, startTestEnv, tempDir, testDb } from '../harness.ts';
+import { processDatabase, SESSIONS_ACROSS_PROCESSES, startServerProcess } from '../support/server-process.ts';
+import { freePort, startTestEnv, testDb } from '../harness.ts';
 import { eventually, ledgerOf, signedInClient } from '../support/api.ts';
 
 /**
@@ -25,19 +24,10 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
   afterAll(() => fal?.close());
 
   it('is picked up again within 60 s (same fal request, charged once), or failed and refunded once when out of retries', async () => {
-    const dataDir = tempDir();
-    const database = await freshDatabaseUrl();
-    const where = database.url
-      ? { databaseUrl: database.url }
-      : { embeddedDir: path.join(dataDir, 'pglite') };
+    const { dataDir, where, env: processEnv, drop } = await processDatabase();
     const common = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-      // Sessions are issued for this URL; the same on every process so tokens work across them.
-      PUBLIC_URL: 'http://127.0.0.1',
-      ...(database.url ? { DATABASE_URL: database.url } : {}),
+      ...processEnv,
+      ...SESSIONS_ACROSS_PROCESSES,
       WELCOME_CREDITS: '100',
       FAL_KEY: fal.key,
       FAL_BASE_URL: fal.url,
@@ -185,7 +175,7 @@ describe(`a worker killed mid-job on ${testDb}`, () => {
       }
     } finally {
       for (const p of procs) p.child.kill('SIGKILL');
-      await database.drop();
+      await drop();
     }
   }, 150_000);
 });

@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { multipartForm } from '../../src/modules/uploads/uploads.test-helpers.ts';
-import { freePort, freshDatabaseUrl, startTestEnv, tempDir, testDb } from '../harness.ts';
+import { freePort, startTestEnv, testDb } from '../harness.ts';
 import { flatHeic } from '../support/heif-file.ts';
 import { signedInClient } from '../support/api.ts';
-import { startServerProcess, waitUntilReady } from '../support/server-process.ts';
+import {
+  startServerProcess,
+  waitUntilReady,
+  processDatabase,
+  SESSIONS_ACROSS_PROCESSES,
+} from '../support/server-process.ts';
 
 /**
  * Image decoding's memory, measured on the real server process (its own RSS, not the test runner's):
@@ -38,21 +42,12 @@ const transparentPng = () =>
 
 describe(`image decoding's memory on ${testDb}`, () => {
   it('stays under idle RSS + 700 MB for 8 concurrent worst-case uploads, and is given back when idle', async () => {
-    const dataDir = tempDir();
-    const database = await freshDatabaseUrl();
-    const where = database.url
-      ? { databaseUrl: database.url }
-      : { embeddedDir: path.join(dataDir, 'pglite') };
+    const { dataDir, where, env: processEnv, drop } = await processDatabase();
     const common = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-      // Sessions are issued for this URL; the same on both processes so the token works on the server.
-      PUBLIC_URL: 'http://127.0.0.1',
+      ...processEnv,
+      ...SESSIONS_ACROSS_PROCESSES,
       // As `npm start` (scripts/start.mjs) and `npm run worker` set it.
       MALLOC_ARENA_MAX: '2',
-      ...(database.url ? { DATABASE_URL: database.url } : {}),
     };
     const fixtures = Promise.all([transparentPng(), flatHeic(8000, 6250)]);
 
@@ -111,7 +106,7 @@ describe(`image decoding's memory on ${testDb}`, () => {
     } finally {
       server.child.kill('SIGKILL');
       await server.exited;
-      await database.drop();
+      await drop();
     }
   }, 300_000);
 });

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
-import { startServerProcess, waitUntilReady } from '../support/server-process.ts';
-import { freePort, freshDatabaseUrl, startTestEnv, tempDir, testDb } from '../harness.ts';
+import { startServerProcess, waitUntilReady, processDatabase } from '../support/server-process.ts';
+import { freePort, startTestEnv, tempDir, testDb } from '../harness.ts';
 
 describe('the server process', () => {
   it('refuses to start with a bad PORT and names it', async () => {
@@ -15,16 +14,8 @@ describe('the server process', () => {
 
   it(`starts on ${testDb}, serves, and shuts down gracefully on SIGTERM`, async () => {
     const port = await freePort();
-    const database = await freshDatabaseUrl();
-    const dataDir = tempDir();
-    const server = startServerProcess({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-      NODE_ENV: 'test',
-      ...(database.url ? { DATABASE_URL: database.url } : {}),
-    });
+    const database = await processDatabase();
+    const server = startServerProcess({ ...database.env, PORT: String(port), HOST: '127.0.0.1' });
     try {
       expect(await waitUntilReady(`http://127.0.0.1:${port}`), server.output()).toBe(200);
       expect(server.output()).toContain(`"database":"${testDb}"`);
@@ -131,17 +122,8 @@ describe('the server process', () => {
 /** A server process on a fresh database (this project's), once `/api/ready` answers 200. */
 async function startReadyServer(env: Record<string, string>) {
   const port = await freePort();
-  const database = await freshDatabaseUrl();
-  const dataDir = tempDir();
-  const server = startServerProcess({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-    NODE_ENV: 'test',
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
-    ...env,
-  });
+  const database = await processDatabase();
+  const server = startServerProcess({ ...database.env, PORT: String(port), HOST: '127.0.0.1', ...env });
   expect(await waitUntilReady(`http://127.0.0.1:${port}`), server.output()).toBe(200);
   return {
     server,

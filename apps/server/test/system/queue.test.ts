@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema/index.ts';
-import { freshDatabaseUrl, startTestEnv, tempDir, testDb, type TestEnv } from '../harness.ts';
+import { freshDatabaseUrl, startTestEnv, tempDir, testDb, type TestEnv, useTestEnv } from '../harness.ts';
 
 async function waitForState(env: TestEnv, id: string, state: string, timeoutMs = 20_000) {
   const started = Date.now();
@@ -13,11 +13,7 @@ async function waitForState(env: TestEnv, id: string, state: string, timeoutMs =
 }
 
 describe(`job queue on ${testDb}`, () => {
-  let env: TestEnv;
-  beforeAll(async () => {
-    env = await startTestEnv();
-  });
-  afterAll(() => env.close());
+  const env = useTestEnv();
 
   it('runs an enqueued job to completion with its output', async () => {
     const id = await env.container.queue.send('system.echo', { message: 'hello' });

@@ -5,7 +5,7 @@ import { useSession } from '@/lib/auth';
 import { useUser } from '@/features/auth/api/get-user';
 
 /**
- * Sends what the spec asks of product analytics: a page view on every route change (and a page leave
+ * Sends what the spec (docs/spec/SPEC.md §9) asks of product analytics: a page view on every route change (and a page leave
  * for the route left), the signed-in person identified by id and email, and a reset on sign-out.
  * Renders nothing; without analytics configured every call is a no-op.
  */

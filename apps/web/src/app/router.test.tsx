@@ -1,14 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { i18n as I18n } from 'i18next';
 import { paths, type PathKey } from '@/config/paths';
 import { sessionStore } from '@/lib/auth';
 import type * as AuthModule from '@/lib/auth';
-import { json, type LocalServer } from '@/testing/local-server';
-import { startApiServer } from '@/testing/app-harness';
+import { contracts, LEGAL_PAGES } from '@lumina/contracts';
+import { setupApiServer } from '@/testing/api-server';
+import { answer, answerError } from '@/testing/fake-api';
 import commonEn from '../../public/locales/en/common.json';
 import { AppProvider } from './provider';
 import { routes } from './router';
@@ -31,22 +31,23 @@ vi.mock('@/app/routes/auth', async () => {
   };
 });
 
-let server: LocalServer;
-let i18n: I18n;
+const { server, i18n } = setupApiServer();
 
 beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-  server.route('GET', '/api/config', (_req, res) => json(res, 200, { analytics: null }));
+  server.answer(contracts.publicConfig, { analytics: null });
   // The legal pages show the operator's Markdown (GET /api/legal/{page}); examples are public.
-  for (const page of ['terms', 'privacy'] as const) {
-    server.route('GET', `/api/legal/${page}`, (_req, res) =>
-      json(res, 200, { page, markdown: `# ${commonEn.pages[page].title}\n\nThe text.`, is_default: false }),
-    );
-  }
-  server.route('GET', '/api/example_images', (_req, res) => json(res, 200, { items: [], next_cursor: null }));
-  server.route('GET', '/api/example_images/categories', (_req, res) => json(res, 200, { categories: [] }));
+  server.on(contracts.legalDocument, (req) => {
+    const page = LEGAL_PAGES.find((known) => known === req.params.page);
+    if (!page) return answerError(404, 'NOT_FOUND', 'No such page');
+    return answer(contracts.legalDocument, {
+      page,
+      markdown: `# ${commonEn.pages[page].title}\n\nThe text.`,
+      is_default: false,
+    });
+  });
+  server.answer(contracts.listExamples, { items: [], next_cursor: null });
+  server.answer(contracts.exampleCategories, { categories: [] });
 });
-afterAll(() => server.close());
 afterEach(() => {
   cleanup();
   sessionStore.setState({ status: 'unknown', userId: null });

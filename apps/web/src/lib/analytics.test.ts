@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CaptureResult } from 'posthog-js';
 import { posthogOptions, TEXT_MAX, USER_AGENT_MAX } from './analytics';
 
-describe('analytics settings (spec section 9)', () => {
+describe('analytics settings (SPEC.md §9)', () => {
   const options = posthogOptions('https://ph.example');
 
   it('sets rage clicks, the exception bucket, page views by route and no external scripts', () => {

@@ -4,7 +4,7 @@ import { env } from '@/config/env';
 import { api } from '@/lib/api-client';
 
 /**
- * Product analytics (spec sections 1 and 9) through posthog-js, loaded only when a PostHog key is
+ * Product analytics (docs/spec/SPEC.md §1 and §9) through posthog-js, loaded only when a PostHog key is
  * configured: at build time (VITE_POSTHOG_KEY / VITE_POSTHOG_HOST) or by the server's public config
  * (GET /api/config). Without one the SDK is never downloaded and nothing is sent.
  */
@@ -91,7 +91,7 @@ export const trackPageview = () => withClient((p) => p.capture('$pageview'));
 export const trackPageleave = (url: string) =>
   withClient((p) => p.capture('$pageleave', { $current_url: url }));
 
-/** The signed-in person, by id and email (spec section 1). */
+/** The signed-in person, by id and email (docs/spec/SPEC.md §1). */
 export const identify = (id: string, email: string) =>
   withClient((p) => {
     if (p.get_distinct_id() !== id) p.identify(id, { email });

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { File as NodeFile } from 'node:buffer';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineContract } from '@lumina/contracts';
-import { json, startLocalServer, type LocalServer } from '@/testing/local-server';
+import { setupLocalServer } from '@/testing/api-server';
+import { answer, answerError } from '@/testing/fake-api';
+import { setupNodeFormData } from '@/testing/node-form-data';
 import { ApiError, createApiClient } from './api-client';
 import { initI18n } from './i18n';
 
@@ -23,21 +24,11 @@ const previewContract = defineContract({
   response: z.unknown(),
 });
 
-let server: LocalServer;
+const server = setupLocalServer();
 beforeAll(async () => {
-  server = await startLocalServer();
   await initI18n({ loadPath: `${server.url}/locales/{{lng}}/{{ns}}.json` });
-  // Node's fetch needs Node's FormData and File (jsdom's come out of it as a short, hanging body).
-  const form = await new Response('', {
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  }).formData();
-  vi.stubGlobal('FormData', form.constructor);
-  vi.stubGlobal('File', NodeFile);
 });
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+setupNodeFormData();
 
 function picture() {
   const form = new FormData();
@@ -52,7 +43,12 @@ function picture() {
 
 describe('multipart calls', () => {
   it('sends the form as multipart with the token and parses the answer with the contract', async () => {
-    server.route('POST', '/api/uploads/a%20b', (_req, res) => json(res, 201, { stored: 'yes' }));
+    // Only the encoded path answers, so the test also checks the placeholder's encoding.
+    server.on(uploadContract, (req) =>
+      req.url === '/api/uploads/a%20b'
+        ? answer(uploadContract, { stored: 'yes' })
+        : answerError(404, 'NOT_FOUND', 'Not found'),
+    );
     const client = createApiClient({ baseUrl: server.url, getAccessToken: () => 'tok-1' });
     await expect(client.callForm(uploadContract, picture(), { params: { id: 'a b' } })).resolves.toEqual({
       stored: 'yes',
@@ -65,12 +61,8 @@ describe('multipart calls', () => {
   });
 
   it('normalises a refused upload into ApiError with the server detail', async () => {
-    server.route('POST', '/api/uploads/big', (_req, res) =>
-      json(res, 413, {
-        detail: 'This file is over the 20 MB limit.',
-        code: 'PAYLOAD_TOO_LARGE',
-        requestId: 'r1',
-      }),
+    server.on(uploadContract, () =>
+      answerError(413, 'PAYLOAD_TOO_LARGE', 'This file is over the 20 MB limit.'),
     );
     const error = await createApiClient({ baseUrl: server.url })
       .callForm(uploadContract, picture(), { params: { id: 'big' } })
@@ -84,16 +76,16 @@ describe('multipart calls', () => {
   });
 
   it('returns the bytes of a binary answer, and an ApiError when there is none', async () => {
-    server.route('POST', '/api/preview', (_req, res) =>
-      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(Buffer.from([0xff, 0xd8, 0xff, 0xd9])),
-    );
+    server.on(previewContract, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+    });
     const client = createApiClient({ baseUrl: server.url });
     const blob = await client.callFormForBlob(previewContract, picture());
     expect(blob.type).toBe('image/jpeg');
     expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([0xff, 0xd8, 0xff, 0xd9]);
 
-    server.route('POST', '/api/preview', (_req, res) =>
-      json(res, 400, { detail: 'This file is not an image we can read.', code: 'VALIDATION_FAILED' }),
+    server.on(previewContract, () =>
+      answerError(400, 'VALIDATION_FAILED', 'This file is not an image we can read.'),
     );
     await expect(client.callFormForBlob(previewContract, picture())).rejects.toMatchObject({
       status: 400,

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineContract, healthContract } from '@lumina/contracts';
-import { json, startLocalServer, type LocalServer } from '@/testing/local-server';
+import { contracts, defineContract, healthContract } from '@lumina/contracts';
+import { setupLocalServer } from '@/testing/api-server';
+import { answer } from '@/testing/fake-api';
+import { json, startLocalServer } from '@/testing/local-server';
 import commonEn from '../../public/locales/en/common.json';
 import { ApiError, createApiClient } from './api-client';
 import { initI18n } from './i18n';
@@ -17,21 +19,16 @@ const echoContract = defineContract({
   response: z.object({ id: z.string(), name: z.string() }),
 });
 
-let server: LocalServer;
+// Routes answering off-contract bodies stay raw (`server.route`): they test how the client copes.
+const server = setupLocalServer();
 
 beforeAll(async () => {
-  server = await startLocalServer();
-  server.route('GET', '/api/health', (_req, res) => json(res, 200, { status: 'ok' }));
+  server.answer(contracts.health, { status: 'ok' });
   server.route('GET', '/prefix/api/health', (_req, res) => json(res, 200, { status: 'ok' }));
-  server.route('POST', '/api/things/a%20b', (_req, res, body) =>
-    json(res, 200, { id: 'a b', name: (JSON.parse(body) as { name: string }).name }),
+  server.on(echoContract, (req) =>
+    answer(echoContract, { id: req.params.id!, name: (JSON.parse(req.body) as { name: string }).name }),
   );
   await initI18n({ loadPath: `${server.url}/locales/{{lng}}/{{ns}}.json` });
-});
-
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
 });
 
 describe('api client', () => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { buildPath, ErrorCode, type Contract } from '@lumina/contracts';
+import { buildPath, ErrorCode, errorCodeForStatus, type Contract } from '@lumina/contracts';
 import { env } from '@/config/env';
 import { i18n } from '@/lib/i18n';
 
@@ -44,23 +44,6 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
 }
 
-const STATUS_CODES: Record<number, ErrorCode> = {
-  400: 'VALIDATION_FAILED',
-  401: 'UNAUTHORISED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  422: 'VALIDATION_FAILED',
-  429: 'RATE_LIMITED',
-  503: 'SERVICE_UNAVAILABLE',
-};
-
-function codeForStatus(status: number): ErrorCode {
-  return STATUS_CODES[status] ?? 'INTERNAL';
-}
-
 function fallbackDetail(code: ClientErrorCode): string {
   return i18n.t(`errors.codes.${code}`);
 }
@@ -85,7 +68,7 @@ async function readJson(response: Response): Promise<unknown> {
 function errorFromBody(status: number, body: unknown): ApiError {
   const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const parsedCode = ErrorCode.safeParse(record.code);
-  const code = parsedCode.success ? parsedCode.data : codeForStatus(status);
+  const code = parsedCode.success ? parsedCode.data : errorCodeForStatus(status);
   const detail =
     typeof record.detail === 'string' && record.detail.trim() ? record.detail : fallbackDetail(code);
   const requestId = typeof record.requestId === 'string' ? record.requestId : undefined;

@@ -92,7 +92,7 @@ const signInHooks = new Set<SignInHook>();
 
 /**
  * Runs `hook` after every successful first-factor sign-in (Google or passwordless), before the redirect.
- * The referral capture (spec section 4: send any stored code, then clear it) attaches here.
+ * The referral capture (docs/spec/SPEC.md §4: send any stored code, then clear it) attaches here.
  * Returns a function that removes the hook.
  */
 export function onSignIn(hook: SignInHook): () => void {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { LANGUAGE_COOKIE } from '@lumina/contracts';
-import { startLocalServer, type LocalServer } from '@/testing/local-server';
+import { setupLocalServer } from '@/testing/api-server';
 import commonEn from '../../public/locales/en/common.json';
 import { createI18n } from './i18n';
 
-let server: LocalServer;
-beforeAll(async () => {
-  server = await startLocalServer();
-});
-afterAll(() => server.close());
+const server = setupLocalServer();
 
 /** Records what is written to document.cookie (jsdom only reads back name=value). */
 function recordCookieWrites() {

@@ -28,11 +28,12 @@ export interface I18nOptions {
 /** Builds and initialises an i18next instance; resolves once the `common` namespace is loaded. */
 export async function createI18n(options: I18nOptions = {}): Promise<I18n> {
   const instance = i18next.createInstance();
-  await configure(instance, options);
+  await configureI18n(instance, options);
   return instance;
 }
 
-function configure(instance: I18n, options: I18nOptions) {
+/** Initialises `instance` as the app does (tests create it first so they can hand it out before it loads). */
+export function configureI18n(instance: I18n, options: I18nOptions) {
   return instance
     .use(HttpBackend)
     .use(LanguageDetector)
@@ -55,6 +56,6 @@ export const i18n: I18n = i18next.createInstance();
 
 let ready: Promise<unknown> | undefined;
 export function initI18n(options: I18nOptions = {}): Promise<unknown> {
-  ready ??= configure(i18n, options);
+  ready ??= configureI18n(i18n, options);
   return ready;
 }

@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, startLocalServer, type LocalServer } from '@/testing/local-server';
+import { describe, expect, it } from 'vitest';
+import { contracts, type EmailVerificationMode } from '@lumina/contracts';
+import { setupLocalServer } from '@/testing/api-server';
+import { answer, answerError } from '@/testing/fake-api';
 import {
   authAppInfo,
   authUrlFor,
@@ -45,7 +47,7 @@ describe('SuperTokens set-up', () => {
     expect(contactMethodFor(methods)).toBe(expected);
   });
 
-  it('sends a new session to the original path, else to onboarding (spec section 4)', () => {
+  it('sends a new session to the original path, else to onboarding (SPEC.md §4)', () => {
     expect(successRedirectPath({ newSessionCreated: true, redirectToPath: '/gallery' })).toBe('/gallery');
     expect(successRedirectPath({ newSessionCreated: true })).toBe('/onboarding');
     expect(successRedirectPath({ newSessionCreated: false, redirectToPath: '/gallery' })).toBeUndefined();
@@ -70,15 +72,11 @@ describe('SuperTokens set-up', () => {
 });
 
 describe('email verification mode from the server', () => {
-  let server: LocalServer;
-  beforeAll(async () => {
-    server = await startLocalServer();
-  });
-  afterAll(() => server.close());
+  const server = setupLocalServer();
 
   it('reads GET /api/auth/config without a token and makes the recipe REQUIRED only when the server requires it', async () => {
-    let mode = 'required';
-    server.route('GET', '/api/auth/config', (_req, res) => json(res, 200, { emailVerification: mode }));
+    let mode: EmailVerificationMode = 'required';
+    server.on(contracts.authConfig, () => answer(contracts.authConfig, { emailVerification: mode }));
     const config = await fetchPublicAuthConfig(server.url);
     expect(config).toEqual({ emailVerification: 'required' });
     expect(server.requests.at(-1)?.headers.authorization).toBeUndefined();
@@ -95,9 +93,7 @@ describe('email verification mode from the server', () => {
   });
 
   it('stays OPTIONAL when the settings cannot be read (the server still enforces st-ev)', async () => {
-    server.route('GET', '/api/auth/config', (_req, res) =>
-      json(res, 500, { detail: 'down', code: 'INTERNAL' }),
-    );
+    server.on(contracts.authConfig, () => answerError(500, 'INTERNAL', 'down'));
     const config = await fetchPublicAuthConfig(server.url);
     expect(config).toBeUndefined();
     expect(emailVerificationModeFor(config?.emailVerification)).toBe('OPTIONAL');

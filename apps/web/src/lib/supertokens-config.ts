@@ -62,7 +62,7 @@ export function contactMethodFor(methods: LoginMethods | undefined): ContactMeth
 }
 
 /**
- * Where a successful sign-in goes (spec section 4): a new session returns to the original path when
+ * Where a successful sign-in goes (docs/spec/SPEC.md §4): a new session returns to the original path when
  * there is one, otherwise /onboarding. Anything else (a second factor on an existing session) keeps the
  * SDK's default: the original path, else home.
  */

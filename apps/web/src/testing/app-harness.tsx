@@ -2,26 +2,9 @@ import type { ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
-import { vi } from 'vitest';
 import type { i18n as I18n } from 'i18next';
 import type { ImageView, JobView, ModelInfo } from '@lumina/contracts';
 import { AppProvider } from '@/app/provider';
-import { createI18n } from '@/lib/i18n';
-import { startLocalServer, type LocalServer } from '@/testing/local-server';
-
-/**
- * A real HTTP server on 127.0.0.1 behind the app's same-origin API client: relative `/api/...` requests are
- * sent to it (jsdom has no origin server), so components run their real fetchers against it.
- */
-export async function startApiServer(): Promise<{ server: LocalServer; i18n: I18n }> {
-  const server = await startLocalServer();
-  const i18n = await createI18n({ loadPath: `${server.url}/locales/{{lng}}/{{ns}}.json` });
-  const realFetch = globalThis.fetch;
-  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
-    realFetch(typeof input === 'string' && input.startsWith('/') ? `${server.url}${input}` : input, init),
-  );
-  return { server, i18n };
-}
 
 export function newQueryClient() {
   return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });

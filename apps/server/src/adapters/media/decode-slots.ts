@@ -6,7 +6,6 @@
  * refused with 503 and Retry-After instead of holding its bytes in memory for an unbounded wait.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
-import { AppError } from '../../errors.ts';
 
 export interface DecodeSlotSettings {
   /** Decodes running at once. */
@@ -20,6 +19,15 @@ const RETRY_AFTER_SECONDS = 5;
 
 export const BUSY_MESSAGE = 'The server is busy with other images right now; try again in a few seconds.';
 
+/** Every decode slot and its queue are taken; the caller answers 503 with Retry-After. */
+export class DecodeSlotsBusyError extends Error {
+  readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
+  constructor() {
+    super(BUSY_MESSAGE);
+    this.name = 'DecodeSlotsBusyError';
+  }
+}
+
 let settings: DecodeSlotSettings = { concurrency: 1, queue: 16 };
 let limit: LimitFunction = pLimit(settings.concurrency);
 
@@ -30,8 +38,8 @@ export function configureDecodeSlots(next: DecodeSlotSettings): void {
 }
 
 /**
- * Runs `decode` when a slot is free. With `wait: 'bounded'` (requests) it throws AppError
- * SERVICE_UNAVAILABLE when the queue is full; `wait: 'always'` (jobs, already limited by the worker's
+ * Runs `decode` when a slot is free. With `wait: 'bounded'` (requests) it rejects with
+ * DecodeSlotsBusyError when the queue is full; `wait: 'always'` (jobs, already limited by the worker's
  * concurrency) always queues.
  */
 export function withDecodeSlot<T>(
@@ -41,9 +49,7 @@ export function withDecodeSlot<T>(
   // p-limit starts queued work on a later tick, so running + waiting together is what is taken.
   const taken = limit.activeCount + limit.pendingCount;
   if (wait === 'bounded' && taken >= settings.concurrency + settings.queue) {
-    return Promise.reject(
-      new AppError('SERVICE_UNAVAILABLE', BUSY_MESSAGE, { retryAfterSeconds: RETRY_AFTER_SECONDS }),
-    );
+    return Promise.reject(new DecodeSlotsBusyError());
   }
   return limit(decode);
 }

@@ -24,16 +24,13 @@ async function makeVideo(name: string, args: string[]): Promise<Buffer> {
   return readFile(file);
 }
 
-let h264: Buffer;
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'lumina-video-test-'));
-  // 1.5 s of 320×240 at 24 fps; the moov atom at the end (no faststart), as many cameras write.
-  h264 = await makeVideo('pattern.mp4', [
+/** An H.264 MP4 of an ffmpeg test source (`lavfi`), encoded fast. */
+const makeH264 = (name: string, source: string) =>
+  makeVideo(name, [
     '-f',
     'lavfi',
     '-i',
-    'testsrc=size=320x240:rate=24:duration=1.5',
+    source,
     '-c:v',
     'libx264',
     '-preset',
@@ -41,6 +38,13 @@ beforeAll(async () => {
     '-pix_fmt',
     'yuv420p',
   ]);
+
+let h264: Buffer;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'lumina-video-test-'));
+  // 1.5 s of 320×240 at 24 fps; the moov atom at the end (no faststart), as many cameras write.
+  h264 = await makeH264('pattern.mp4', 'testsrc=size=320x240:rate=24:duration=1.5');
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -130,18 +134,7 @@ describe('posterFrame', () => {
   });
 
   it('falls back to the first frame for a video shorter than half a second', async () => {
-    const short = await makeVideo('short.mp4', [
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=red:size=64x64:rate=24:duration=0.25',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-    ]);
+    const short = await makeH264('short.mp4', 'color=c=red:size=64x64:rate=24:duration=0.25');
     const { data, info } = await sharp(await posterFrame(ffmpeg, short))
       .raw()
       .toBuffer({ resolveWithObject: true });

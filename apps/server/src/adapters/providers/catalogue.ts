@@ -1,19 +1,25 @@
 import { readFileSync } from 'node:fs';
+import { TOOLS } from '@lumina/contracts';
 import { z } from 'zod';
 import { LOCAL_MODEL_NAMES } from './local/presets.ts';
+import { LOCAL_TOOL_MODELS } from './local/tools/local-tool-models.ts';
 
 /**
- * The model catalogue, as data: which models people can pick, which provider runs each, what each
- * supports and costs. A built-in list serves the product offline and with fal.ai / Replicate keys;
- * operators adjust it without code through MODELS_JSON (inline JSON) or MODELS_FILE (a JSON file),
- * validated at boot (see config.ts).
+ * The model catalogue, as data: which models people can pick for each capability (text-to-image and
+ * each image tool), which provider runs each, what each supports and costs. A built-in list serves
+ * the product offline and with fal.ai / Replicate keys; operators adjust it without code through
+ * MODELS_JSON (inline JSON) or MODELS_FILE (a JSON file), validated at boot (see config.ts).
  *
  * Override format: a JSON array of models. An entry whose id matches a built-in model is merged over
  * it (`[{"id":"flux-dev","creditCost":6}]`); `{"id":"sdxl","remove":true}` drops one; any other id
- * must be a complete model. `{"replace":true,"models":[…]}` replaces the built-in list instead.
+ * must be a complete model, whose `capability` says what it does (`text-to-image` when left out).
+ * `{"replace":true,"models":[…]}` replaces the built-in models of every capability the list names.
  */
 
-export const CAPABILITIES = ['text-to-image'] as const; // image tools and training add theirs later
+/** What a model does. Training adds `train` here, with its own entry fields, when it lands. */
+export const CAPABILITIES = ['text-to-image', ...TOOLS] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+export type ToolCapability = (typeof TOOLS)[number];
 export const PROVIDERS = ['local', 'fal', 'replicate'] as const;
 
 const int = (what: string) =>
@@ -41,17 +47,27 @@ const Sizes = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('aspect-ratio') }),
 ]);
 
-export const ModelEntrySchema = z
+/** The fields every model has, whatever its capability. */
+const common = {
+  id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'model ids are 2-63 lowercase letters, digits and dashes'),
+  displayName: z.string().trim().min(1).max(80),
+  description: z.string().max(400).default(''),
+  provider: z.enum(PROVIDERS, { error: `provider must be one of ${PROVIDERS.join(', ')}` }),
+  /** The vendor's model name: `local/aurora`, `fal-ai/flux/dev`, `black-forest-labs/flux-schnell`… */
+  providerModel: z.string().min(1),
+  /**
+   * Credits: per image for text-to-image; per run for edit, copy style and product holding; per run
+   * at 2× for upscale (4× costs UPSCALE_4X_MULTIPLIER times as much); per second of video for animate.
+   */
+  creditCost: int('creditCost').min(0).max(10_000),
+};
+
+export const TextToImageEntrySchema = z
   .object({
-    id: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'model ids are 2-63 lowercase letters, digits and dashes'),
-    displayName: z.string().trim().min(1).max(80),
-    description: z.string().max(400).default(''),
-    provider: z.enum(PROVIDERS, { error: `provider must be one of ${PROVIDERS.join(', ')}` }),
-    /** The vendor's model name: `local/aurora`, `fal-ai/flux/dev`, `black-forest-labs/flux-schnell`… */
-    providerModel: z.string().min(1),
-    capability: z.enum(CAPABILITIES).default('text-to-image'),
+    ...common,
+    capability: z.literal('text-to-image'),
     defaultSize: Size,
     sizes: Sizes,
     /** Aspect ratios the UI offers; each maps to a size near the default size's area (`sizeFor`). */
@@ -64,8 +80,6 @@ export const ModelEntrySchema = z
       /** Images one request may ask for. */
       maxImages: int('supports.maxImages').min(1).max(8),
     }),
-    /** Credits charged per image. */
-    creditCost: int('creditCost').min(0).max(10_000),
     /** Whether a trained model (LoRA / local style) can be applied. */
     acceptsLora: z.boolean(),
   })
@@ -93,8 +107,41 @@ export const ModelEntrySchema = z
     }
   });
 
-export type ModelEntry = z.output<typeof ModelEntrySchema>;
-export type ModelSupports = ModelEntry['supports'];
+/** An image tool's model: the common fields only; the tool's own options live in its contract. */
+export const ToolEntrySchema = z
+  .object({
+    ...common,
+    capability: z.enum(TOOLS, { error: `capability must be one of ${CAPABILITIES.join(', ')}` }),
+  })
+  .superRefine((m, ctx) => {
+    const local = LOCAL_TOOL_MODELS[m.capability];
+    if (m.provider === 'local' && m.providerModel !== local) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['providerModel'],
+        message: `the local ${m.capability} model is ${local}`,
+      });
+    }
+  });
+
+export type TextToImageModel = z.output<typeof TextToImageEntrySchema>;
+export type ToolModel = z.output<typeof ToolEntrySchema>;
+/** One catalogue entry; `capability` tells the kinds apart. */
+export type ModelEntry = TextToImageModel | ToolModel;
+/** The entry type of a capability. */
+export type ModelOf<C extends Capability> = C extends 'text-to-image' ? TextToImageModel : ToolModel;
+export type ModelSupports = TextToImageModel['supports'];
+
+/**
+ * Validates one entry with its capability's schema. An entry without `capability` is text-to-image,
+ * as every entry was before the image tools joined the catalogue (older MODELS_JSON files keep working).
+ */
+export function parseModelEntry(raw: Record<string, unknown>) {
+  const capability = raw.capability ?? 'text-to-image';
+  return capability === 'text-to-image'
+    ? TextToImageEntrySchema.safeParse({ ...raw, capability })
+    : ToolEntrySchema.safeParse(raw);
+}
 
 const SQUARE_AND_COMMON = ['1:1', '4:3', '3:4', '3:2', '2:3', '16:9', '9:16'];
 const REPLICATE_FLUX_RATIOS = [
@@ -112,11 +159,59 @@ const REPLICATE_FLUX_RATIOS = [
 ];
 const LOCAL_SIZES = { mode: 'custom', min: 256, max: 2048, multipleOf: 8 } as const;
 
-const entry = (m: z.input<typeof ModelEntrySchema>): ModelEntry => ModelEntrySchema.parse(m);
+const textToImage = (m: Omit<z.input<typeof TextToImageEntrySchema>, 'capability'>): TextToImageModel =>
+  TextToImageEntrySchema.parse({ ...m, capability: 'text-to-image' });
+const tool = (m: z.input<typeof ToolEntrySchema>): ToolModel => ToolEntrySchema.parse(m);
 
-/** The built-in catalogue. Local models first: they always work, offline, and are the default. */
+type TextToImageInput = Omit<z.input<typeof TextToImageEntrySchema>, 'capability'>;
+/** FLUX as fal.ai and Replicate host it: a seed and up to 4 images, no negative prompt. */
+const FLUX_SUPPORTS = {
+  negativePrompt: false,
+  seed: true,
+  loraScale: false,
+  promptStrength: false,
+  maxImages: 4,
+};
+/** fal.ai takes pixel sizes; Replicate's FLUX takes aspect ratios only. */
+const HOSTED_SIZING = {
+  fal: {
+    defaultSize: { width: 1024, height: 768 },
+    sizes: { mode: 'custom', min: 256, max: 2048, multipleOf: 16 },
+    aspectRatios: SQUARE_AND_COMMON,
+  },
+  replicate: {
+    defaultSize: { width: 1024, height: 1024 },
+    sizes: { mode: 'aspect-ratio' },
+    aspectRatios: REPLICATE_FLUX_RATIOS,
+  },
+} as const;
+/** A hosted FLUX text-to-image model: its vendor's sizing and FLUX's supports unless `m` says otherwise. */
+const hostedFlux = (
+  m: Pick<TextToImageInput, 'id' | 'displayName' | 'description' | 'providerModel' | 'creditCost'> &
+    Partial<TextToImageInput> & { provider: 'fal' | 'replicate' },
+): TextToImageModel =>
+  textToImage({ ...HOSTED_SIZING[m.provider], supports: FLUX_SUPPORTS, acceptsLora: false, ...m });
+
+/**
+ * A tool both fal.ai and Replicate host: one description and price, each vendor's own id, name and
+ * model. The fal.ai entry comes first.
+ */
+const hostedTool = (
+  capability: ToolCapability,
+  shared: { description: string; creditCost: number },
+  fal: { id: string; displayName: string; providerModel: string },
+  replicate: { id: string; displayName: string; providerModel: string },
+): ToolModel[] => [
+  tool({ capability, ...shared, provider: 'fal', ...fal }),
+  tool({ capability, ...shared, provider: 'replicate', ...replicate }),
+];
+
+/**
+ * The built-in catalogue. Text-to-image: local models first; they always work, offline, and are the
+ * default.
+ */
 export const BUILT_IN_MODELS: readonly ModelEntry[] = [
-  entry({
+  textToImage({
     id: 'local-aurora',
     displayName: 'Aurora · local procedural engine',
     description:
@@ -131,7 +226,7 @@ export const BUILT_IN_MODELS: readonly ModelEntry[] = [
     creditCost: 1,
     acceptsLora: true,
   }),
-  entry({
+  textToImage({
     id: 'local-prism',
     displayName: 'Prism · local procedural engine',
     description:
@@ -146,33 +241,23 @@ export const BUILT_IN_MODELS: readonly ModelEntry[] = [
     creditCost: 1,
     acceptsLora: true,
   }),
-  entry({
+  hostedFlux({
     id: 'flux-schnell',
     displayName: 'FLUX.1 [schnell] (fal.ai)',
     description: 'Fast FLUX text-to-image in 1 to 4 steps, hosted by fal.ai.',
     provider: 'fal',
     providerModel: 'fal-ai/flux/schnell',
-    defaultSize: { width: 1024, height: 768 },
-    sizes: { mode: 'custom', min: 256, max: 2048, multipleOf: 16 },
-    aspectRatios: SQUARE_AND_COMMON,
-    supports: { negativePrompt: false, seed: true, loraScale: false, promptStrength: false, maxImages: 4 },
     creditCost: 2,
-    acceptsLora: false,
   }),
-  entry({
+  hostedFlux({
     id: 'flux-dev',
     displayName: 'FLUX.1 [dev] (fal.ai)',
     description: 'High-quality FLUX text-to-image (28 steps), hosted by fal.ai.',
     provider: 'fal',
     providerModel: 'fal-ai/flux/dev',
-    defaultSize: { width: 1024, height: 768 },
-    sizes: { mode: 'custom', min: 256, max: 2048, multipleOf: 16 },
-    aspectRatios: SQUARE_AND_COMMON,
-    supports: { negativePrompt: false, seed: true, loraScale: false, promptStrength: false, maxImages: 4 },
     creditCost: 5,
-    acceptsLora: false,
   }),
-  entry({
+  hostedFlux({
     id: 'flux-lora',
     displayName: 'FLUX.1 [dev] with LoRA (fal.ai)',
     description:
@@ -180,39 +265,27 @@ export const BUILT_IN_MODELS: readonly ModelEntry[] = [
     provider: 'fal',
     providerModel: 'fal-ai/flux-lora',
     defaultSize: { width: 1024, height: 1024 },
-    sizes: { mode: 'custom', min: 256, max: 2048, multipleOf: 16 },
-    aspectRatios: SQUARE_AND_COMMON,
-    supports: { negativePrompt: false, seed: true, loraScale: true, promptStrength: false, maxImages: 4 },
+    supports: { ...FLUX_SUPPORTS, loraScale: true },
     creditCost: 6,
     acceptsLora: true,
   }),
-  entry({
+  hostedFlux({
     id: 'flux-schnell-replicate',
     displayName: 'FLUX.1 [schnell] (Replicate)',
     description: 'Fast FLUX text-to-image, hosted by Replicate. Sizes are chosen by aspect ratio.',
     provider: 'replicate',
     providerModel: 'black-forest-labs/flux-schnell',
-    defaultSize: { width: 1024, height: 1024 },
-    sizes: { mode: 'aspect-ratio' },
-    aspectRatios: REPLICATE_FLUX_RATIOS,
-    supports: { negativePrompt: false, seed: true, loraScale: false, promptStrength: false, maxImages: 4 },
     creditCost: 2,
-    acceptsLora: false,
   }),
-  entry({
+  hostedFlux({
     id: 'flux-dev-replicate',
     displayName: 'FLUX.1 [dev] (Replicate)',
     description: 'High-quality FLUX text-to-image, hosted by Replicate. Sizes are chosen by aspect ratio.',
     provider: 'replicate',
     providerModel: 'black-forest-labs/flux-dev',
-    defaultSize: { width: 1024, height: 1024 },
-    sizes: { mode: 'aspect-ratio' },
-    aspectRatios: REPLICATE_FLUX_RATIOS,
-    supports: { negativePrompt: false, seed: true, loraScale: false, promptStrength: false, maxImages: 4 },
     creditCost: 5,
-    acceptsLora: false,
   }),
-  entry({
+  textToImage({
     id: 'sdxl',
     displayName: 'Stable Diffusion XL (Replicate)',
     description: 'Stability AI SDXL 1.0 with negative prompts, hosted by Replicate.',
@@ -226,8 +299,131 @@ export const BUILT_IN_MODELS: readonly ModelEntry[] = [
     creditCost: 3,
     acceptsLora: false,
   }),
+  // Image tools, per tool hosted first: a server with a fal.ai or Replicate key defaults to real AI
+  // and one without falls back to the local engine (always available, offline).
+  // edit
+  ...hostedTool(
+    'edit',
+    {
+      description: 'Redraws your image following the prompt; strength sets how far it may move.',
+      creditCost: 4,
+    },
+    {
+      id: 'fal-flux-edit',
+      displayName: 'FLUX.1 [dev] image-to-image · fal.ai',
+      providerModel: 'fal-ai/flux/dev/image-to-image',
+    },
+    {
+      id: 'replicate-flux-edit',
+      displayName: 'FLUX.1 [dev] image-to-image · Replicate',
+      providerModel: 'black-forest-labs/flux-dev',
+    },
+  ),
+  tool({
+    id: 'local-edit',
+    capability: 'edit',
+    displayName: 'Local editor',
+    description:
+      'Colour, tone and texture edits steered by the words of your prompt (warmer, night, vintage, sharper…). Runs offline; not a neural network.',
+    provider: 'local',
+    providerModel: 'local/edit',
+    creditCost: 1,
+  }),
+  // copy style
+  ...hostedTool(
+    'copy_style',
+    { description: 'A new image carrying the look of your reference.', creditCost: 4 },
+    { id: 'fal-flux-redux', displayName: 'FLUX.1 Redux · fal.ai', providerModel: 'fal-ai/flux-1/dev/redux' },
+    {
+      id: 'replicate-flux-redux',
+      displayName: 'FLUX.1 Redux · Replicate',
+      providerModel: 'black-forest-labs/flux-redux-dev',
+    },
+  ),
+  tool({
+    id: 'local-style',
+    capability: 'copy_style',
+    displayName: 'Local style transfer',
+    description:
+      'Paints your description with the palette, tone and texture of the reference. Runs offline; not a neural network.',
+    provider: 'local',
+    providerModel: 'local/style',
+    creditCost: 1,
+  }),
+  // product holding
+  ...hostedTool(
+    'product_holding',
+    { description: 'Places the product in the person’s hands and blends light and pose.', creditCost: 6 },
+    {
+      id: 'fal-kontext-product',
+      displayName: 'FLUX.1 Kontext · fal.ai',
+      providerModel: 'fal-ai/flux-kontext/dev',
+    },
+    {
+      id: 'replicate-kontext-product',
+      displayName: 'FLUX.1 Kontext multi-image · Replicate',
+      providerModel: 'flux-kontext-apps/multi-image-kontext-pro',
+    },
+  ),
+  tool({
+    id: 'local-product',
+    capability: 'product_holding',
+    displayName: 'Local compositor',
+    description:
+      'Cuts the product from its background and places it in front of the person at your aspect ratio. Runs offline.',
+    provider: 'local',
+    providerModel: 'local/product',
+    creditCost: 2,
+  }),
+  // upscale
+  ...hostedTool(
+    'upscale',
+    { description: 'Sharp, detailed enlargement.', creditCost: 2 },
+    { id: 'fal-esrgan', displayName: 'Real-ESRGAN · fal.ai', providerModel: 'fal-ai/esrgan' },
+    {
+      id: 'replicate-esrgan',
+      displayName: 'Real-ESRGAN · Replicate',
+      // A community model: Replicate runs those only at a pinned version (official models run by name).
+      providerModel:
+        'nightmareai/real-esrgan:f121d640bd286e1fdc67f9799164c1d5be36ff74576ee11c803ae5b665dd46aa',
+    },
+  ),
+  tool({
+    id: 'local-upscale',
+    capability: 'upscale',
+    displayName: 'Local Lanczos upscaler',
+    description: 'Lanczos resampling with sharpening. Runs offline.',
+    provider: 'local',
+    providerModel: 'local/upscale',
+    creditCost: 1,
+  }),
+  // animate
+  ...hostedTool(
+    'animate',
+    { description: 'Brings your image to life; the prompt directs the motion.', creditCost: 4 },
+    {
+      id: 'fal-kling',
+      displayName: 'Kling 2.1 image-to-video · fal.ai',
+      providerModel: 'fal-ai/kling-video/v2.1/standard/image-to-video',
+    },
+    {
+      id: 'replicate-kling',
+      displayName: 'Kling 2.1 image-to-video · Replicate',
+      providerModel: 'kwaivgi/kling-v2.1',
+    },
+  ),
+  tool({
+    id: 'local-pan-zoom',
+    capability: 'animate',
+    displayName: 'Local pan and zoom',
+    description: 'A smooth Ken Burns pan and zoom over your image as a 720p MP4. Runs offline.',
+    provider: 'local',
+    providerModel: 'local/pan-zoom',
+    creditCost: 1,
+  }),
 ];
 
+/** The text-to-image model used when a request names none (a tool's default is its first available model). */
 export const DEFAULT_MODEL_ID = 'local-aurora';
 
 // ---------------------------------------------------------------------------------------------
@@ -280,8 +476,18 @@ export function loadCatalogue(source: { json?: string; file?: string } = {}): Mo
   }
   const patches = Array.isArray(parsed.data) ? parsed.data : parsed.data.models;
   const replace = !Array.isArray(parsed.data) && parsed.data.replace === true;
+  if (replace && patches.length === 0) throw new CatalogueError('leaves no models; keep at least one');
+  const builtIn = new Map(BUILT_IN_MODELS.map((m) => [m.id, m]));
+  // A replacing list replaces only the capabilities it names, so a list of text-to-image models
+  // (all such lists predate the tools) leaves the tools' built-in models in place.
+  const replaced = new Set(
+    replace ? patches.map((p) => p.capability ?? builtIn.get(p.id)?.capability ?? 'text-to-image') : [],
+  );
   const byId = new Map<string, Record<string, unknown>>(
-    replace ? [] : BUILT_IN_MODELS.map((m) => [m.id, m as unknown as Record<string, unknown>]),
+    BUILT_IN_MODELS.filter((m) => !replaced.has(m.capability)).map((m) => [
+      m.id,
+      m as unknown as Record<string, unknown>,
+    ]),
   );
   const seen = new Set<string>();
   for (const [index, patch] of patches.entries()) {
@@ -295,7 +501,7 @@ export function loadCatalogue(source: { json?: string; file?: string } = {}): Mo
     }
     const base = byId.get(patch.id);
     const merged: Record<string, unknown> = base ? mergeModel(base, fields) : fields;
-    const result = ModelEntrySchema.safeParse(merged);
+    const result = parseModelEntry(merged);
     if (!result.success) {
       const issue = result.error.issues[0]!;
       const at = issue.path.length ? `.${issue.path.join('.')}` : '';
@@ -304,7 +510,8 @@ export function loadCatalogue(source: { json?: string; file?: string } = {}): Mo
     byId.set(patch.id, result.data as unknown as Record<string, unknown>);
   }
   const models = [...byId.values()] as unknown as ModelEntry[];
-  if (models.length === 0) throw new CatalogueError('leaves no models; keep at least one');
+  const empty = CAPABILITIES.find((c) => !models.some((m) => m.capability === c));
+  if (empty) throw new CatalogueError(`leaves no ${empty} models; keep at least one`);
   return models;
 }
 
@@ -334,7 +541,7 @@ export function catalogueProblem(source: { json?: string; file?: string }): stri
 // Sizes
 
 /** A size for `aspectRatio` ("16:9") with about the default size's area, snapped to the model's grid. */
-export function sizeFor(model: ModelEntry, aspectRatio: string): { width: number; height: number } {
+export function sizeFor(model: TextToImageModel, aspectRatio: string): { width: number; height: number } {
   const [a, b] = aspectRatio.split(':').map(Number) as [number, number];
   const area = model.defaultSize.width * model.defaultSize.height;
   const step = model.sizes.mode === 'custom' ? model.sizes.multipleOf : 16;
@@ -347,7 +554,7 @@ export function sizeFor(model: ModelEntry, aspectRatio: string): { width: number
 }
 
 /** Why width × height is not allowed for the model (undefined when it is). */
-export function sizeProblem(model: ModelEntry, width: number, height: number): string | undefined {
+export function sizeProblem(model: TextToImageModel, width: number, height: number): string | undefined {
   if (model.sizes.mode === 'aspect-ratio') {
     const ok = model.aspectRatios.some((r) => {
       const s = sizeFor(model, r);

@@ -66,6 +66,20 @@ export class RunScope {
   }
 }
 
+/**
+ * The common part of every hosted adapter: its vendor's name, always available once configured (an
+ * unconfigured vendor has no adapter), over the vendor's request cycle (fal's queue, Replicate's
+ * predictions) that one adapter shares with nothing else.
+ */
+export abstract class HostedAdapter<Name extends string, Requests> {
+  readonly available = true;
+
+  constructor(
+    readonly name: Name,
+    protected readonly requests: Requests,
+  ) {}
+}
+
 /** Waits `ms`, or rejects as soon as `signal` aborts. */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -228,6 +242,16 @@ const EXTENSIONS: Record<string, string> = {
 export function inputFile(image: { bytes: Buffer; contentType: string }, name: string): File {
   const extension = EXTENSIONS[image.contentType] ?? 'bin';
   return new File([new Uint8Array(image.bytes)], `${name}.${extension}`, { type: image.contentType });
+}
+
+/** Kling makes clips of 5 or 10 seconds only; any other duration is refused before the vendor is asked. */
+export function klingSeconds(vendor: string, request: { durationSeconds: number }): 5 | 10 {
+  if (request.durationSeconds === 5 || request.durationSeconds === 10) return request.durationSeconds;
+  throw new ProviderError(
+    `${vendor}: Kling makes 5 or 10 second videos, not ${request.durationSeconds}`,
+    'rejected',
+    'This model makes videos of 5 or 10 seconds. Choose one of those durations.',
+  );
 }
 
 /** Image-to-video models need a prompt; this is what "animate" means when the person gives none. */

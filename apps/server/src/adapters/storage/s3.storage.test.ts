@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { S3Storage, type S3StorageConfig } from './s3.storage.ts';
 import { describeStorageContract } from './storage.contract-suite.ts';
 
-// The SDK warns once that Node 20 is leaving its support window; that is known (see ARCHITECTURE.md).
+// The SDK warns once that Node 20 is leaving its support window; that is known (see docs/spec/ARCHITECTURE.md).
 vi.stubEnv('AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED', 'true');
 
 const BUCKET = 'lumina-test';

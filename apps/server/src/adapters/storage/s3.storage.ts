@@ -21,7 +21,8 @@ import {
   type UrlOptions,
 } from './storage.ts';
 
-export interface S3StorageConfig {
+/** Where an S3-compatible bucket is and how to reach it (S3_* settings). */
+export interface S3Settings {
   /** Omit for AWS; set for MinIO, R2, s3rver and other S3-compatible stores. */
   endpoint?: string;
   region: string;
@@ -29,6 +30,9 @@ export interface S3StorageConfig {
   accessKeyId: string;
   secretAccessKey: string;
   forcePathStyle: boolean;
+}
+
+export interface S3StorageConfig extends S3Settings {
   /** Injected clock for presigning, so URL expiry is testable. */
   now?: () => Date;
 }

@@ -30,7 +30,7 @@ describe(`server-side product analytics through posthog-node on ${testDb}`, () =
   async function start(extra: Record<string, string> = {}) {
     return startTestEnv({
       env: { POSTHOG_KEY: 'phc_test_key', POSTHOG_HOST: posthog.url, ...extra },
-      inject: { adapters: { local: refusingLocal() } },
+      inject: { adapters: { local: { textToImage: refusingLocal() } } },
     });
   }
 

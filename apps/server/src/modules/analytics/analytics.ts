@@ -5,7 +5,7 @@ import type { JobRow, PaymentRow } from '../../db/schema/index.ts';
 import type { Logger } from '../../logger.ts';
 
 /**
- * Server-side product analytics (spec sections 1 and 9): the events the browser cannot see for
+ * Server-side product analytics (docs/spec/SPEC.md §1 and §9): the events the browser cannot see for
  * certain. Without POSTHOG_KEY this is a no-op and nothing leaves the server. Person ids are our user
  * ids, the same the web app identifies with, so server and browser events land on one person.
  */

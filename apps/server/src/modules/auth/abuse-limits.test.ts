@@ -1,34 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
-import { consume, createCode, fakeClock, latestMail, SDK_HEADERS } from './auth.test-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
+import {
+  consume,
+  createCode,
+  latestMail,
+  SDK_HEADERS,
+  uniqueEmail,
+  useFakeClock,
+} from './auth.test-helpers.ts';
 import { RATE_LIMITED_MESSAGE } from './sign-in.ts';
 
-const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
 const LIMITED = { status: 'GENERAL_ERROR', message: RATE_LIMITED_MESSAGE, detail: RATE_LIMITED_MESSAGE };
 
 describe(`sign-in abuse limits on ${testDb}`, () => {
-  let env: TestEnv;
-  let clock: ReturnType<typeof fakeClock>;
-
-  beforeAll(async () => {
-    env = await startTestEnv({
-      workers: false,
-      env: {
-        AUTH_RATE_LIMIT_PER_CONTACT: '3',
-        AUTH_RATE_LIMIT_PER_IP: '8',
-        AUTH_RATE_LIMIT_WINDOW_SECONDS: '60',
-        // The tests vary the client address with X-Forwarded-For, as one trusted proxy in front would.
-        TRUST_PROXY: '1',
-      },
-    });
-    clock = fakeClock(env);
+  const env = useTestEnv({
+    workers: false,
+    env: {
+      AUTH_RATE_LIMIT_PER_CONTACT: '3',
+      AUTH_RATE_LIMIT_PER_IP: '8',
+      AUTH_RATE_LIMIT_WINDOW_SECONDS: '60',
+      // The tests vary the client address with X-Forwarded-For, as one trusted proxy in front would.
+      TRUST_PROXY: '1',
+    },
   });
-  afterAll(() => env.close());
+  const clock = useFakeClock(env);
 
   const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
 
   it('limits codes per address (create and resend), in a window that ends', async () => {
-    const address = email('contact');
+    const address = uniqueEmail('contact');
     const first = await createCode(env.app, { email: address }, from('10.0.0.1'));
     await createCode(env.app, { email: address }, from('10.0.0.2'));
     const resend = await env.app.inject({
@@ -46,7 +46,9 @@ describe(`sign-in abuse limits on ${testDb}`, () => {
     expect(Number(blocked.res.headers['retry-after'])).toBeGreaterThan(0);
     expect(latestMail(env, address).id).toBe(sent); // nothing was sent
     // Another address from the same place is unaffected.
-    expect((await createCode(env.app, { email: email('other') }, from('10.0.0.4'))).body.status).toBe('OK');
+    expect((await createCode(env.app, { email: uniqueEmail('other') }, from('10.0.0.4'))).body.status).toBe(
+      'OK',
+    );
 
     clock.advance(61_000);
     expect((await createCode(env.app, { email: address }, from('10.0.0.5'))).body.status).toBe('OK');
@@ -54,16 +56,20 @@ describe(`sign-in abuse limits on ${testDb}`, () => {
 
   it('limits requests per IP across addresses', async () => {
     for (let i = 0; i < 8; i++) {
-      expect((await createCode(env.app, { email: email(`ip${i}`) }, from('10.9.9.9'))).body.status).toBe(
-        'OK',
-      );
+      expect(
+        (await createCode(env.app, { email: uniqueEmail(`ip${i}`) }, from('10.9.9.9'))).body.status,
+      ).toBe('OK');
     }
-    expect((await createCode(env.app, { email: email('ip-over') }, from('10.9.9.9'))).body).toEqual(LIMITED);
-    expect((await createCode(env.app, { email: email('ip-else') }, from('10.9.9.8'))).body.status).toBe('OK');
+    expect((await createCode(env.app, { email: uniqueEmail('ip-over') }, from('10.9.9.9'))).body).toEqual(
+      LIMITED,
+    );
+    expect((await createCode(env.app, { email: uniqueEmail('ip-else') }, from('10.9.9.8'))).body.status).toBe(
+      'OK',
+    );
   });
 
   it('limits code guesses per login attempt even across IPs', async () => {
-    const address = email('guess');
+    const address = uniqueEmail('guess');
     const { body } = await createCode(env.app, { email: address }, from('10.1.0.1'));
     const guess = (ip: string) =>
       consume(

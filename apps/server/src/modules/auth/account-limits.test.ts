@@ -1,6 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
-import { consume, createCode, fakeClock, latestMail, SDK_HEADERS } from './auth.test-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
+import {
+  consume,
+  createCode,
+  latestMail,
+  SDK_HEADERS,
+  uniqueEmail,
+  useFakeClock,
+} from './auth.test-helpers.ts';
 import { RATE_LIMITED_MESSAGE } from './sign-in.ts';
 
 /**
@@ -9,27 +16,20 @@ import { RATE_LIMITED_MESSAGE } from './sign-in.ts';
  * so these hold whether or not a proxy's X-Forwarded-For is trusted.
  */
 
-const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
 const LIMITED = { status: 'GENERAL_ERROR', message: RATE_LIMITED_MESSAGE, detail: RATE_LIMITED_MESSAGE };
 
 describe(`wrong sign-in codes per account on ${testDb}`, () => {
-  let env: TestEnv;
-  let clock: ReturnType<typeof fakeClock>;
-
-  beforeAll(async () => {
-    env = await startTestEnv({
-      workers: false,
-      env: {
-        AUTH_RATE_LIMIT_PER_CONTACT: '1000',
-        AUTH_RATE_LIMIT_PER_IP: '1000',
-        AUTH_CODE_GUESSES_PER_DAY: '8',
-        AUTH_CODE_BACKOFF_AFTER: '3',
-        AUTH_CODE_BACKOFF_BASE_SECONDS: '2',
-      },
-    });
-    clock = fakeClock(env);
+  const env = useTestEnv({
+    workers: false,
+    env: {
+      AUTH_RATE_LIMIT_PER_CONTACT: '1000',
+      AUTH_RATE_LIMIT_PER_IP: '1000',
+      AUTH_CODE_GUESSES_PER_DAY: '8',
+      AUTH_CODE_BACKOFF_AFTER: '3',
+      AUTH_CODE_BACKOFF_BASE_SECONDS: '2',
+    },
   });
-  afterAll(() => env.close());
+  const clock = useFakeClock(env);
 
   async function start(address: string) {
     const { body } = await createCode(env.app, { email: address });
@@ -42,7 +42,7 @@ describe(`wrong sign-in codes per account on ${testDb}`, () => {
   }
 
   it('doubles the wait after the third wrong code in a row, across new codes, until a right one', async () => {
-    const address = email('backoff');
+    const address = uniqueEmail('backoff');
     let flow = await start(address);
     for (let n = 1; n <= 4; n++) {
       expect((await flow.attempt(flow.wrong)).body).toMatchObject({
@@ -86,7 +86,7 @@ describe(`wrong sign-in codes per account on ${testDb}`, () => {
   });
 
   it('stops taking codes for an account after the daily number of wrong ones, until the day is over', async () => {
-    const address = email('daily');
+    const address = uniqueEmail('daily');
     for (let round = 0; round < 4; round++) {
       const flow = await start(address);
       for (let n = 0; n < 2; n++) {
@@ -105,7 +105,7 @@ describe(`wrong sign-in codes per account on ${testDb}`, () => {
     });
     expect(Number(capped.res.headers['retry-after'])).toBeGreaterThan(80_000);
     // Other accounts are unaffected.
-    const other = await start(email('other'));
+    const other = await start(uniqueEmail('other'));
     expect((await other.attempt(other.code)).body).toMatchObject({ status: 'OK' });
 
     clock.advance(86_400_000);
@@ -115,19 +115,14 @@ describe(`wrong sign-in codes per account on ${testDb}`, () => {
 });
 
 describe(`"does this address have an account?" is throttled, on ${testDb}`, () => {
-  let env: TestEnv;
-
-  beforeAll(async () => {
-    env = await startTestEnv({
-      workers: false,
-      env: {
-        AUTH_RATE_LIMIT_PER_CONTACT: '3',
-        AUTH_RATE_LIMIT_PER_IP: '5',
-        AUTH_RATE_LIMIT_WINDOW_SECONDS: '60',
-      },
-    });
+  const env = useTestEnv({
+    workers: false,
+    env: {
+      AUTH_RATE_LIMIT_PER_CONTACT: '3',
+      AUTH_RATE_LIMIT_PER_IP: '5',
+      AUTH_RATE_LIMIT_WINDOW_SECONDS: '60',
+    },
   });
-  afterAll(() => env.close());
 
   const exists = (address: string, ip: string) =>
     env.app.inject({
@@ -139,22 +134,25 @@ describe(`"does this address have an account?" is throttled, on ${testDb}`, () =
 
   it('limits probes per IP', async () => {
     for (let i = 0; i < 5; i++) {
-      expect((await exists(email(`probe${i}`), '10.3.0.1')).json()).toEqual({ status: 'OK', exists: false });
+      expect((await exists(uniqueEmail(`probe${i}`), '10.3.0.1')).json()).toEqual({
+        status: 'OK',
+        exists: false,
+      });
     }
-    const over = await exists(email('probe-over'), '10.3.0.1');
+    const over = await exists(uniqueEmail('probe-over'), '10.3.0.1');
     expect(over.statusCode).toBe(200);
     expect(over.json()).toEqual(LIMITED);
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await exists(email('probe-else'), '10.3.0.2')).json()).toMatchObject({ status: 'OK' });
+    expect((await exists(uniqueEmail('probe-else'), '10.3.0.2')).json()).toMatchObject({ status: 'OK' });
   });
 
   it('limits probes of one account from many IPs, without touching its sign-in', async () => {
-    const address = email('target');
+    const address = uniqueEmail('target');
     for (let i = 0; i < 3; i++) {
       expect((await exists(address, `10.4.0.${i}`)).json()).toMatchObject({ status: 'OK' });
     }
     expect((await exists(address, '10.4.0.9')).json()).toEqual(LIMITED);
-    expect((await exists(email('someone-else'), '10.4.0.9')).json()).toMatchObject({ status: 'OK' });
+    expect((await exists(uniqueEmail('someone-else'), '10.4.0.9')).json()).toMatchObject({ status: 'OK' });
     expect((await createCode(env.app, { email: address })).body.status).toBe('OK');
   });
 });

@@ -8,7 +8,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Logger } from '../../logger.ts';
 import { UserDirectory } from '../users/users.service.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../clock.ts';
 import { MfaService } from './mfa.service.ts';
 import { PasswordlessService } from './passwordless.service.ts';
 import { CodeGuessLimits } from './code-guesses.ts';

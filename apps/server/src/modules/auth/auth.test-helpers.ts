@@ -1,6 +1,9 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect, vi } from 'vitest';
+import { beforeAll, expect, vi } from 'vitest';
+import { startFakeGitHub } from '../../../test/fakes/github.ts';
+import { startFakeOidcProvider } from '../../../test/fakes/oidc-provider.ts';
 import type { TestEnv } from '../../../test/harness.ts';
+import { startedForSuite } from '../../../test/support/suite-scope.ts';
 import type { AuthModule } from './auth.module.ts';
 
 /** Test helpers for the sign-in layer: the SDK's headers, a passwordless sign-in, the front-token. */
@@ -25,6 +28,18 @@ export function fakeClock(env: TestEnv) {
   };
 }
 
+/** `fakeClock` for a whole suite, set once the suite's env has started. */
+export function useFakeClock(env: TestEnv) {
+  let clock: ReturnType<typeof fakeClock> | undefined;
+  beforeAll(() => {
+    clock = fakeClock(env);
+  });
+  return { advance: (ms: number) => clock!.advance(ms) };
+}
+
+/** An address no other test uses, named for what the test does. */
+export const uniqueEmail = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+
 export function decodeFrontToken(value: string) {
   return JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as {
     uid: string;
@@ -45,32 +60,62 @@ export function latestMail(env: TestEnv, to: string) {
   return entry;
 }
 
-export async function createCode(
+interface PasswordlessCallOptions {
+  tenant?: string;
+  headers?: Record<string, string>;
+}
+
+/** A POST to one of the SDK's passwordless routes (under the tenant's path when one is given). */
+function passwordlessCall(
   app: FastifyInstance,
-  body: Record<string, unknown>,
-  options: { tenant?: string; headers?: Record<string, string> } = {},
+  route: string,
+  body: object,
+  options: PasswordlessCallOptions,
 ) {
-  const res = await app.inject({
+  return app.inject({
     method: 'POST',
-    url: `/auth${options.tenant ? `/${options.tenant}` : ''}/signinup/code`,
+    url: `/auth${options.tenant ? `/${options.tenant}` : ''}/signinup/${route}`,
     headers: { ...SDK_HEADERS, ...options.headers },
     payload: body,
   });
+}
+
+export async function createCode(
+  app: FastifyInstance,
+  body: Record<string, unknown>,
+  options: PasswordlessCallOptions = {},
+) {
+  const res = await passwordlessCall(app, 'code', body, options);
   return { res, body: res.json() as Record<string, string> };
 }
 
 export async function consume(
   app: FastifyInstance,
   body: Record<string, unknown>,
-  options: { tenant?: string; headers?: Record<string, string> } = {},
+  options: PasswordlessCallOptions = {},
 ) {
-  const res = await app.inject({
-    method: 'POST',
-    url: `/auth${options.tenant ? `/${options.tenant}` : ''}/signinup/code/consume`,
-    headers: { ...SDK_HEADERS, ...options.headers },
-    payload: body,
-  });
+  const res = await passwordlessCall(app, 'code/consume', body, options);
   return { res, body: res.json() as Record<string, unknown> };
+}
+
+/** Enters the code the dev mailbox holds for `email` into a sign-in that `createCode` started. */
+export function consumeMailedCode(
+  env: TestEnv,
+  email: string,
+  started: { body: Record<string, string> },
+  options: { link?: boolean } & PasswordlessCallOptions = {},
+) {
+  const { link, ...rest } = options;
+  return consume(
+    env.app,
+    {
+      userInputCode: latestMail(env, email).code,
+      deviceId: started.body.deviceId,
+      preAuthSessionId: started.body.preAuthSessionId,
+      ...(link === undefined ? {} : { shouldTryLinkingWithSessionUser: link }),
+    },
+    rest,
+  );
 }
 
 export interface SignedIn {
@@ -90,17 +135,11 @@ export async function signIn(
 ): Promise<SignedIn> {
   const started = await createCode(env.app, { email, shouldTryLinkingWithSessionUser: false }, options);
   expect(started.body.status).toBe('OK');
-  const code = latestMail(env, email).code!;
-  const done = await consume(
-    env.app,
-    {
-      userInputCode: code,
-      deviceId: started.body.deviceId,
-      preAuthSessionId: started.body.preAuthSessionId,
-      shouldTryLinkingWithSessionUser: false,
-    },
-    { ...options, headers: { 'st-auth-mode': 'header' } },
-  );
+  const done = await consumeMailedCode(env, email, started, {
+    ...options,
+    link: false,
+    headers: { 'st-auth-mode': 'header' },
+  });
   expect(done.body.status).toBe('OK');
   return {
     res: done.res,
@@ -123,3 +162,19 @@ export async function refresh(app: FastifyInstance, refreshToken: string) {
 export async function getUser(app: FastifyInstance, accessToken: string) {
   return app.inject({ method: 'GET', url: '/api/user', headers: { authorization: `Bearer ${accessToken}` } });
 }
+
+/** A fake OpenID provider (Google, GitLab) for a whole suite. */
+export const useFakeOidcProvider = (options: Parameters<typeof startFakeOidcProvider>[0]) =>
+  startedForSuite(
+    'the fake OpenID provider',
+    () => startFakeOidcProvider(options),
+    (p) => p.close(),
+  );
+
+/** A fake GitHub for a whole suite. */
+export const useFakeGitHub = (options: Parameters<typeof startFakeGitHub>[0]) =>
+  startedForSuite(
+    'the fake GitHub',
+    () => startFakeGitHub(options),
+    (p) => p.close(),
+  );

@@ -1,5 +1,5 @@
 import type { AuthConfig } from '../../config.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../clock.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
 const DAY_SECONDS = 86_400;

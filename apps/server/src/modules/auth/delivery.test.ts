@@ -1,6 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { startTestEnv, testDb, type TestEnv, useTestEnv } from '../../../test/harness.ts';
 import { consume, createCode, getUser, latestMail, signIn } from './auth.test-helpers.ts';
 
 interface Received {
@@ -75,11 +75,7 @@ describe(`sign-in delivery on ${testDb}`, () => {
   });
 
   describe('phone numbers (dev SMS)', () => {
-    let env: TestEnv;
-    beforeAll(async () => {
-      env = await startTestEnv({ workers: false, env: { PASSWORDLESS_CONTACT_METHOD: 'EMAIL_OR_PHONE' } });
-    });
-    afterAll(() => env.close());
+    const env = useTestEnv({ workers: false, env: { PASSWORDLESS_CONTACT_METHOD: 'EMAIL_OR_PHONE' } });
 
     it('signs in by phone with the SMS code; the profile has no email', async () => {
       const phone = '+14155550123';
@@ -108,20 +104,16 @@ describe(`sign-in delivery on ${testDb}`, () => {
   });
 
   describe('production', () => {
-    let env: TestEnv;
-    beforeAll(async () => {
-      env = await startTestEnv({
-        workers: false,
-        env: {
-          NODE_ENV: 'production',
-          FILE_URL_SECRET: 'x'.repeat(40),
-          EMAIL_VERIFICATION: 'required',
-          STRIPE_SECRET_KEY: 'sk_test_unused',
-          STRIPE_WEBHOOK_SECRET: 'whsec_unused',
-        },
-      });
+    const env = useTestEnv({
+      workers: false,
+      env: {
+        NODE_ENV: 'production',
+        FILE_URL_SECRET: 'x'.repeat(40),
+        EMAIL_VERIFICATION: 'required',
+        STRIPE_SECRET_KEY: 'sk_test_unused',
+        STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+      },
     });
-    afterAll(() => env.close());
 
     it('has no development mailbox route, and sessions carry st-ev when verification is required', async () => {
       const res = await env.app.inject({ method: 'GET', url: '/api/dev/mailbox' });

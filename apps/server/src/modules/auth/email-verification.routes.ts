@@ -1,22 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import { randomToken, sha256Hex } from './auth.crypto.ts';
 import { AUTH_BASE_PATH, type AuthModule } from './auth.module.ts';
 import { EV_CLAIM } from './claims.ts';
-import { insertVerificationToken, takeVerificationToken } from './email-verification.repository.ts';
+import { EmailVerificationService } from './email-verification.service.ts';
 import { parseBody, plainRoute, sendTokens, sessionOf, tenantRoute } from './fdi.http.ts';
 import type { Session } from './session.service.ts';
 import type { TransferMode } from './session.transport.ts';
 
-const VERIFY_LINK_LIFETIME_MS = 24 * 3_600_000;
 const VerifyBody = z.object({ method: z.literal('token'), token: z.string().min(1).max(200) });
 
 /**
- * Email-verification recipe (CONTRACT §7; claim `st-ev`). Passwordless emails are verified by the
+ * Email-verification recipe (docs/reference/supertokens-fdi/CONTRACT.md §7; claim `st-ev`). Passwordless emails are verified by the
  * code itself; a method without an email counts as verified.
  */
 export function emailVerificationRoutes(app: FastifyInstance, auth: AuthModule, db: Database): void {
+  const verification = new EmailVerificationService(db, auth.clock);
+
   async function isVerified(session: Session): Promise<{ verified: boolean; email: string | null }> {
     const method = await auth.users.loginMethod(session.recipeUserId);
     return { verified: !method?.email || method.verified, email: method?.email ?? null };
@@ -43,13 +43,10 @@ export function emailVerificationRoutes(app: FastifyInstance, auth: AuthModule, 
       await syncClaim(reply, session, mode, true);
       return { status: 'EMAIL_ALREADY_VERIFIED_ERROR' };
     }
-    const token = randomToken(32);
-    await insertVerificationToken(db, {
-      tokenHash: sha256Hex(token),
+    const token = await verification.issue({
       loginMethodId: session.recipeUserId,
       email,
       tenantId: session.tenantId,
-      expiresAt: new Date(auth.clock.now() + VERIFY_LINK_LIFETIME_MS),
     });
     const link = `${auth.config.auth.webUrl}${AUTH_BASE_PATH}/verify-email?token=${token}&tenantId=${encodeURIComponent(session.tenantId)}`;
     await auth.mailer.send({
@@ -67,8 +64,7 @@ export function emailVerificationRoutes(app: FastifyInstance, auth: AuthModule, 
 
   tenantRoute(app, 'POST', '/user/email/verify', async (request, reply) => {
     const body = parseBody(VerifyBody, request.body);
-    const hash = sha256Hex(body.token);
-    const row = await takeVerificationToken(db, hash, new Date(auth.clock.now()));
+    const row = await verification.take(body.token);
     const method = row ? await auth.users.loginMethod(row.loginMethodId) : undefined;
     if (!row || !method || method.email?.toLowerCase() !== row.email.toLowerCase()) {
       return { status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' };

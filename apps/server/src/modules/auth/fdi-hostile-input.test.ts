@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { AUTH_BASE_PATH } from './auth.module.ts';
 import { authOf, SDK_HEADERS, signIn } from './auth.test-helpers.ts';
 import { fdiPlugin } from './fdi.plugin.ts';
@@ -70,15 +70,13 @@ function queryEncode(text: string): string {
 }
 
 describe(`every /auth route answers hostile input with a 4xx, on ${testDb}`, () => {
-  let env: TestEnv;
+  const env = useTestEnv({
+    workers: false,
+    env: { AUTH_RATE_LIMIT_PER_IP: '100000', AUTH_RATE_LIMIT_PER_CONTACT: '10000' },
+  });
   let routes: Array<{ method: string; url: string }>;
   let bearer: string;
-
   beforeAll(async () => {
-    env = await startTestEnv({
-      workers: false,
-      env: { AUTH_RATE_LIMIT_PER_IP: '100000', AUTH_RATE_LIMIT_PER_CONTACT: '10000' },
-    });
     // The routes exactly as the app registers them: the same plugin on a bare instance that records them.
     const probe = Fastify();
     const seen: Array<{ method: string; url: string }> = [];
@@ -96,7 +94,6 @@ describe(`every /auth route answers hostile input with a 4xx, on ${testDb}`, () 
     routes = seen.filter((r) => !r.url.includes(':tenantId'));
     bearer = (await signIn(env, 'hostile@example.test')).accessToken;
   });
-  afterAll(() => env.close());
 
   function send(method: string, url: string, payload: unknown, query = '') {
     const hasBody = method !== 'GET' && method !== 'DELETE';

@@ -24,7 +24,7 @@ export type TenantRequest = FastifyRequest<{ Params: { tenantId?: string } }>;
 
 /**
  * Registers a tenant-scoped FDI route twice: bare (tenant `public`) and under `/{tenantId}`.
- * FDI routes are documented by the FDI spec, so they stay out of our OpenAPI document.
+ * FDI routes are documented by SuperTokens' FDI (docs/reference/supertokens-fdi/CONTRACT.md), so they stay out of our OpenAPI document.
  */
 export function tenantRoute(
   app: FastifyInstance,

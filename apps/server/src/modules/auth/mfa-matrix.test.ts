@@ -1,17 +1,18 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeGitHub } from '../../../test/fakes/github.ts';
-import { startFakeOidcProvider } from '../../../test/fakes/oidc-provider.ts';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
 import {
   authOf,
   consume,
   createCode,
   decodeFrontToken,
-  fakeClock,
   getUser,
   latestMail,
   signIn,
+  useFakeOidcProvider,
+  useFakeGitHub,
+  useFakeClock,
+  consumeMailedCode,
 } from './auth.test-helpers.ts';
 
 /**
@@ -28,35 +29,18 @@ type FirstFactor = (typeof FIRST_FACTORS)[number];
 type SecondFactors = (typeof SECOND_FACTOR_SETS)[number];
 
 describe(`second factors never count the first factor, on ${testDb}`, () => {
-  let env: TestEnv;
-  let google: Awaited<ReturnType<typeof startFakeOidcProvider>>;
-  let github: Awaited<ReturnType<typeof startFakeGitHub>>;
-  let clock: ReturnType<typeof fakeClock>;
+  const google = useFakeOidcProvider({ clientId: 'g-client', clientSecret: 'g-secret' });
+  const github = useFakeGitHub({ clientId: 'gh-client', clientSecret: 'gh-secret' });
+  const env = useTestEnv(() => ({
+    workers: false,
+    env: {
+      WEB_URL: WEB,
+      ...google.envFor('GOOGLE'),
+      ...github.env,
+    },
+  }));
+  const clock = useFakeClock(env);
   let n = 0;
-
-  beforeAll(async () => {
-    google = await startFakeOidcProvider({ clientId: 'g-client', clientSecret: 'g-secret' });
-    github = await startFakeGitHub({ clientId: 'gh-client', clientSecret: 'gh-secret' });
-    env = await startTestEnv({
-      workers: false,
-      env: {
-        WEB_URL: WEB,
-        GOOGLE_CLIENT_ID: 'g-client',
-        GOOGLE_CLIENT_SECRET: 'g-secret',
-        GOOGLE_ISSUER: google.issuer,
-        GITHUB_CLIENT_ID: 'gh-client',
-        GITHUB_CLIENT_SECRET: 'gh-secret',
-        GITHUB_URL: github.url,
-        GITHUB_API_URL: github.apiUrl,
-      },
-    });
-    clock = fakeClock(env);
-  });
-  afterAll(async () => {
-    await env.close();
-    await google.close();
-    await github.close();
-  });
 
   const totpCode = (secret: string) =>
     TOTP.generate({
@@ -171,16 +155,7 @@ describe(`second factors never count the first factor, on ${testDb}`, () => {
       { headers },
     );
     expect(started.body).toMatchObject({ status: 'OK', flowType: 'USER_INPUT_CODE' });
-    const done = await consume(
-      env.app,
-      {
-        userInputCode: latestMail(env, address).code,
-        deviceId: started.body.deviceId,
-        preAuthSessionId: started.body.preAuthSessionId,
-        shouldTryLinkingWithSessionUser: true,
-      },
-      { headers },
-    );
+    const done = await consumeMailedCode(env, address, started, { link: true, headers });
     expect(done.body.status).toBe('OK');
     return {
       token: String(done.res.headers['st-access-token']),

@@ -12,7 +12,7 @@ const VerifyBody = z.object({ totp: z.string().max(20) });
 const RemoveBody = z.object({ deviceName: z.string().min(1).max(100) });
 
 /**
- * Multi-factor (CONTRACT §8) and TOTP (§9). Every route needs a session and skips the global claim
+ * Multi-factor (docs/reference/supertokens-fdi/CONTRACT.md §8) and TOTP (§9). Every route needs a session and skips the global claim
  * validators; `PUT /mfa/info` re-syncs `st-mfa` into the session.
  */
 export function mfaRoutes(app: FastifyInstance, auth: AuthModule): void {

@@ -2,7 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Database } from '../../db/client.ts';
 import type { FdiUser } from '../users/users.mapper.ts';
 import type { MfaClaim } from './claims.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../clock.ts';
 import * as repo from './mfa.repository.ts';
 import { factorsThatCanComplete, requirementsMet, type FactorProgress } from './mfa-requirements.ts';
 

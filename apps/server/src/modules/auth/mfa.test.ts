@@ -1,28 +1,22 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
 import {
   authOf,
   consume,
   createCode,
   decodeFrontToken,
-  fakeClock,
   getUser,
   latestMail,
   signIn,
+  uniqueEmail,
+  useFakeClock,
+  consumeMailedCode,
 } from './auth.test-helpers.ts';
 
-const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-
 describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
-  let env: TestEnv;
-  let clock: ReturnType<typeof fakeClock>;
-
-  beforeAll(async () => {
-    env = await startTestEnv({ workers: false });
-    clock = fakeClock(env);
-  });
-  afterAll(() => env.close());
+  const env = useTestEnv({ workers: false });
+  const clock = useFakeClock(env);
 
   const now = () => authOf(env).clock.now();
   const code = (secret: string, offsetMs = 0) =>
@@ -43,7 +37,7 @@ describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
 
   /** Sets TOTP up for a fresh user through the FDI routes; returns the secret and the session. */
   async function withTotp(name: string) {
-    const s = await signIn(env, email(name));
+    const s = await signIn(env, uniqueEmail(name));
     const created = await call(s.accessToken, 'POST', '/auth/totp/device', {});
     expect(created.json()).toMatchObject({
       status: 'OK',
@@ -173,7 +167,7 @@ describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
   });
 
   it('turns the email second factor on from the account page and asks for the emailed code at sign-in', async () => {
-    const s = await signIn(env, email('otp'));
+    const s = await signIn(env, uniqueEmail('otp'));
     const address = (s.body.user as { emails: string[] }).emails[0]!;
     const enableTotp = await call(s.accessToken, 'PUT', '/api/user/second-factors/totp');
     expect(enableTotp.statusCode).toBe(409);
@@ -208,20 +202,11 @@ describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
     // Adding a brand-new address while the sign-in is incomplete is refused (403 claim error).
     const newAddress = await createCode(
       env.app,
-      { email: email('new'), shouldTryLinkingWithSessionUser: true },
+      { email: uniqueEmail('new'), shouldTryLinkingWithSessionUser: true },
       { headers: auth },
     );
     expect(newAddress.res.statusCode).toBe(403);
-    const done = await consume(
-      env.app,
-      {
-        userInputCode: latestMail(env, address).code,
-        deviceId: started.body.deviceId,
-        preAuthSessionId: started.body.preAuthSessionId,
-        shouldTryLinkingWithSessionUser: true,
-      },
-      { headers: auth },
-    );
+    const done = await consumeMailedCode(env, address, started, { link: true, headers: auth });
     expect(done.body.status).toBe('OK');
     expect(decodeFrontToken(String(done.res.headers['front-token'])).up['st-mfa']).toMatchObject({ v: true });
     expect((await getUser(env.app, String(done.res.headers['st-access-token']))).statusCode).toBe(200);
@@ -235,7 +220,7 @@ describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
   });
 
   it('signs out of every device from the account page', async () => {
-    const address = email('everywhere');
+    const address = uniqueEmail('everywhere');
     const a = await signIn(env, address);
     const b = await signIn(env, address);
     const res = await call(a.accessToken, 'DELETE', '/api/user/sessions');

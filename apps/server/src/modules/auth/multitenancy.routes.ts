@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AuthModule } from './auth.module.ts';
 import { tenantOf, tenantRoute } from './fdi.http.ts';
 
-/** Multitenancy recipe (CONTRACT §6): the tenant's login methods, fields at the top level. */
+/** Multitenancy recipe (docs/reference/supertokens-fdi/CONTRACT.md §6): the tenant's login methods, fields at the top level. */
 export function multitenancyRoutes(app: FastifyInstance, auth: AuthModule): void {
   tenantRoute(app, 'GET', '/loginmethods', async (request) => {
     const tenant = tenantOf(auth, request);

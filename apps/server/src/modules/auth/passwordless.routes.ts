@@ -40,12 +40,12 @@ const NOT_ALLOWED = {
   reason: 'Cannot sign in / up due to security reasons. Please contact support. (ERR_CODE_LUMINA_1)',
 } as const;
 
-/** Passwordless recipe (CONTRACT §4): code, resend, consume, exists. */
+/** Passwordless recipe (docs/reference/supertokens-fdi/CONTRACT.md §4): code, resend, consume, exists. */
 export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void {
   const settings = auth.config.auth;
   const limits = settings.rateLimit;
 
-  /** The flow a tenant offers for a contact kind: code, link or both (CONTRACT pitfall 13). */
+  /** The flow a tenant offers for a contact kind: code, link or both (docs/reference/supertokens-fdi/CONTRACT.md §14, pitfall 13). */
   function flowFor(tenantFactors: string[], kind: 'email' | 'phone'): FlowType | undefined {
     const otp = tenantFactors.includes(`otp-${kind}`);
     const link = tenantFactors.includes(`link-${kind}`);
@@ -173,23 +173,22 @@ export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void
     ];
   }
 
-  tenantRoute(app, 'GET', '/passwordless/email/exists', async (request, reply) => {
-    const tenant = tenantOf(auth, request);
-    const email = normaliseEmail((request.query as { email?: unknown }).email);
-    if (!email) throw new FdiBadRequest('Please provide the email as a GET param');
-    const limited = await checkLimits(auth, reply, existsLimits(clientIp(request), email));
-    if (limited) return limited;
-    const method = await auth.users.passwordlessMethod({ email });
-    return { status: 'OK', exists: !!method && method.tenantIds.includes(tenant.id) };
-  });
-
-  tenantRoute(app, 'GET', '/passwordless/phonenumber/exists', async (request, reply) => {
-    const tenant = tenantOf(auth, request);
-    const phoneNumber = normalisePhone((request.query as { phoneNumber?: unknown }).phoneNumber);
-    if (!phoneNumber) throw new FdiBadRequest('Please provide the phoneNumber as a GET param');
-    const limited = await checkLimits(auth, reply, existsLimits(clientIp(request), phoneNumber));
-    if (limited) return limited;
-    const method = await auth.users.passwordlessMethod({ phoneNumber });
-    return { status: 'OK', exists: !!method && method.tenantIds.includes(tenant.id) };
-  });
+  /** "Does this address have an account in the tenant?", for an email or a phone number (rate-limited). */
+  function existsRoute(
+    path: string,
+    field: 'email' | 'phoneNumber',
+    normalise: (value: unknown) => string | undefined,
+  ) {
+    tenantRoute(app, 'GET', path, async (request, reply) => {
+      const tenant = tenantOf(auth, request);
+      const contact = normalise((request.query as Record<string, unknown>)[field]);
+      if (!contact) throw new FdiBadRequest(`Please provide the ${field} as a GET param`);
+      const limited = await checkLimits(auth, reply, existsLimits(clientIp(request), contact));
+      if (limited) return limited;
+      const method = await auth.users.passwordlessMethod({ [field]: contact });
+      return { status: 'OK', exists: !!method && method.tenantIds.includes(tenant.id) };
+    });
+  }
+  existsRoute('/passwordless/email/exists', 'email', normaliseEmail);
+  existsRoute('/passwordless/phonenumber/exists', 'phoneNumber', normalisePhone);
 }

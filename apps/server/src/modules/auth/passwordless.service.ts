@@ -5,7 +5,7 @@ import type { AuthConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Logger } from '../../logger.ts';
 import { hmacHex, randomDigits, randomToken, safeEqual, sha256Base64Url, sha256Hex } from './auth.crypto.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../clock.ts';
 import * as repo from './passwordless.repository.ts';
 
 export type FlowType = AuthConfig['passwordless']['flowType'];
@@ -51,7 +51,7 @@ export function normalisePhone(value: unknown): string | undefined {
 }
 
 /**
- * Passwordless sign-in codes (CONTRACT §4, core defaults): a 6-digit code and a single-use magic link
+ * Passwordless sign-in codes (docs/reference/supertokens-fdi/CONTRACT.md §4, core defaults): a 6-digit code and a single-use magic link
  * per send, 15 minutes each, at most 5 wrong codes per attempt, then the flow restarts. Codes are
  * stored as hashes: the 6-digit code keyed by the device id only the client holds, the link by sha256.
  */

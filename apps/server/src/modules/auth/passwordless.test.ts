@@ -1,39 +1,34 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
 import {
   authOf,
   consume,
   createCode,
   decodeFrontToken,
-  fakeClock,
   getUser,
   latestMail,
   SDK_HEADERS,
   signIn,
+  uniqueEmail,
+  useFakeClock,
+  consumeMailedCode,
 } from './auth.test-helpers.ts';
 
-const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe(`passwordless on ${testDb}`, () => {
-  let env: TestEnv;
-  let clock: ReturnType<typeof fakeClock>;
-
-  beforeAll(async () => {
-    env = await startTestEnv({
-      workers: false,
-      env: {
-        WEB_URL: 'http://web.lumina.test:5173',
-        TENANTS_JSON: '{"acme":{"firstFactors":["otp-email"]}}',
-      },
-    });
-    clock = fakeClock(env);
+  const env = useTestEnv({
+    workers: false,
+    env: {
+      WEB_URL: 'http://web.lumina.test:5173',
+      TENANTS_JSON: '{"acme":{"firstFactors":["otp-email"]}}',
+    },
   });
-  afterAll(() => env.close());
+  const clock = useFakeClock(env);
 
   it('creates a code: OK body, and an email with a 6-digit code and a magic link with the code in the fragment', async () => {
-    const address = email('create');
+    const address = uniqueEmail('create');
     const { res, body } = await createCode(env.app, {
       email: `  ${address.toUpperCase()} `,
       shouldTryLinkingWithSessionUser: false,
@@ -66,7 +61,7 @@ describe(`passwordless on ${testDb}`, () => {
     const neither = await createCode(env.app, {});
     expect(neither.res.statusCode).toBe(400);
     expect(neither.body).toEqual({ message: expect.any(String) });
-    const both = await createCode(env.app, { email: email('x'), phoneNumber: '+14155550100' });
+    const both = await createCode(env.app, { email: uniqueEmail('x'), phoneNumber: '+14155550100' });
     expect(both.res.statusCode).toBe(400);
     // Phone sign-in is off by default (EMAIL contact method).
     expect((await createCode(env.app, { phoneNumber: '+14155550100' })).res.statusCode).toBe(400);
@@ -88,7 +83,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('counts wrong codes and restarts the flow at the fifth', async () => {
-    const address = email('attempts');
+    const address = uniqueEmail('attempts');
     const { body } = await createCode(env.app, { email: address });
     const code = latestMail(env, address).code!;
     const attempt = (userInputCode: string) =>
@@ -105,7 +100,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('says EXPIRED for a code past 15 minutes, and accepts a resent code', async () => {
-    const address = email('expired');
+    const address = uniqueEmail('expired');
     const { body } = await createCode(env.app, { email: address });
     const code = latestMail(env, address).code!;
     clock.advance(15 * 60_000 + 1_000);
@@ -141,7 +136,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('refuses a resend or consume for an unknown device or a device id that does not match', async () => {
-    const address = email('resend');
+    const address = uniqueEmail('resend');
     const { body } = await createCode(env.app, { email: address });
     const resend = (payload: Record<string, unknown>) =>
       env.app.inject({ method: 'POST', url: '/auth/signinup/code/resend', headers: SDK_HEADERS, payload });
@@ -166,7 +161,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('signs in with the magic link once; the link then restarts the flow, as do expired links', async () => {
-    const address = email('link');
+    const address = uniqueEmail('link');
     await createCode(env.app, { email: address });
     const link = new URL(latestMail(env, address).link!);
     const payload = {
@@ -181,7 +176,7 @@ describe(`passwordless on ${testDb}`, () => {
     });
     expect((await consume(env.app, payload)).body).toEqual({ status: 'RESTART_FLOW_ERROR' });
 
-    const late = email('late-link');
+    const late = uniqueEmail('late-link');
     await createCode(env.app, { email: late });
     const lateLink = new URL(latestMail(env, late).link!);
     clock.advance(16 * 60_000);
@@ -193,7 +188,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('ends every open attempt for the address after a successful sign-in', async () => {
-    const address = email('many');
+    const address = uniqueEmail('many');
     const a = await createCode(env.app, { email: address });
     const codeA = latestMail(env, address).code!;
     const b = await createCode(env.app, { email: address });
@@ -221,7 +216,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('answers the exists checks', async () => {
-    const address = email('exists');
+    const address = uniqueEmail('exists');
     const exists = async (q: string, tenant = '') =>
       (
         await env.app.inject({
@@ -249,7 +244,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('keeps tenants apart: a code made in one tenant cannot be used in another; sessions carry tId', async () => {
-    const address = email('tenant');
+    const address = uniqueEmail('tenant');
     const { body } = await createCode(env.app, { email: address }, { tenant: 'acme' });
     expect(body.flowType).toBe('USER_INPUT_CODE');
     const mail = latestMail(env, address);
@@ -293,7 +288,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('completes otp-email as a second factor on the existing session (no new session)', async () => {
-    const address = email('mfa');
+    const address = uniqueEmail('mfa');
     const s = await signIn(env, address);
     const auth = { authorization: `Bearer ${s.accessToken}` };
     const noSession = await createCode(env.app, { email: address, shouldTryLinkingWithSessionUser: true });
@@ -305,16 +300,7 @@ describe(`passwordless on ${testDb}`, () => {
     );
     expect(started.body.flowType).toBe('USER_INPUT_CODE');
     clock.advance(2_000);
-    const done = await consume(
-      env.app,
-      {
-        userInputCode: latestMail(env, address).code,
-        deviceId: started.body.deviceId,
-        preAuthSessionId: started.body.preAuthSessionId,
-        shouldTryLinkingWithSessionUser: true,
-      },
-      { headers: auth },
-    );
+    const done = await consumeMailedCode(env, address, started, { link: true, headers: auth });
     expect(done.body).toMatchObject({ status: 'OK', createdNewRecipeUser: false, user: { id: s.userId } });
     expect(done.res.headers['st-refresh-token']).toBeUndefined();
     const ft = decodeFrontToken(String(done.res.headers['front-token']));
@@ -324,7 +310,7 @@ describe(`passwordless on ${testDb}`, () => {
     );
 
     // Another user's address cannot be claimed as a factor.
-    const other = email('other');
+    const other = uniqueEmail('other');
     await signIn(env, other);
     const stolen = await createCode(
       env.app,
@@ -335,7 +321,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('serves the email-verification routes (passwordless emails are verified)', async () => {
-    const s = await signIn(env, email('ev'));
+    const s = await signIn(env, uniqueEmail('ev'));
     const headers = {
       rid: 'emailverification',
       'content-type': 'application/json',
@@ -362,7 +348,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('lists the development mailbox newest first, filtered by address', async () => {
-    const address = email('mailbox');
+    const address = uniqueEmail('mailbox');
     await createCode(env.app, { email: address });
     await createCode(env.app, { email: address });
     const res = await env.app.inject({
@@ -404,7 +390,7 @@ describe(`passwordless on ${testDb}`, () => {
   });
 
   it('returns the user profile for the token of a phone-less email user', async () => {
-    const address = email('profile');
+    const address = uniqueEmail('profile');
     const s = await signIn(env, address);
     expect((await getUser(env.app, s.accessToken)).json()).toEqual({
       id: s.userId,

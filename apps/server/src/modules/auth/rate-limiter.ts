@@ -1,8 +1,12 @@
-import { eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { authRateLimits } from '../../db/schema/index.ts';
-import { countHitInWindow } from '../limits/window-counter.ts';
-import type { Clock } from './clock.ts';
+import {
+  countHitInWindow,
+  deleteCounters,
+  deleteCountersStartedBefore,
+  findCounter,
+  stampCounter,
+} from '../limits/rate-limits.repository.ts';
+import type { Clock } from '../../clock.ts';
 
 /**
  * Fixed-window counters in the database, so every API process shares them (PGlite or PostgreSQL; no
@@ -23,14 +27,9 @@ export class RateLimiter {
     windowSeconds: number,
   ): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
     const now = this.clock.now();
-    const row = await countHitInWindow(
-      this.db,
-      key,
-      windowSeconds * 1000,
-      sql`${new Date(now).toISOString()}::timestamptz`,
-    );
+    const row = await countHitInWindow(this.db, key, windowSeconds * 1000, new Date(now));
     if (++this.hits % 500 === 0) {
-      await this.db.delete(authRateLimits).where(lt(authRateLimits.windowStart, new Date(now - 86_400_000)));
+      await deleteCountersStartedBefore(this.db, new Date(now - 86_400_000));
     }
     const retryAfterSeconds = Math.max(1, Math.ceil((row.windowStart + windowSeconds * 1000 - now) / 1000));
     return { allowed: row.count <= max, retryAfterSeconds };
@@ -39,7 +38,7 @@ export class RateLimiter {
   /** The count and start of `key`'s current window, without counting a hit (zero when none is open). */
   async peek(key: string, windowSeconds: number): Promise<{ count: number; windowStart: number }> {
     const now = this.clock.now();
-    const [row] = await this.db.select().from(authRateLimits).where(eq(authRateLimits.key, key)).limit(1);
+    const row = await findCounter(this.db, key);
     if (!row || row.windowStart.getTime() <= now - windowSeconds * 1000)
       return { count: 0, windowStart: now };
     return { count: row.count, windowStart: row.windowStart.getTime() };
@@ -47,17 +46,10 @@ export class RateLimiter {
 
   /** Records "last seen now" on `key` (its window starts again at every stamp). */
   async stamp(key: string): Promise<void> {
-    const now = new Date(this.clock.now());
-    await this.db
-      .insert(authRateLimits)
-      .values({ key, windowStart: now, count: 1 })
-      .onConflictDoUpdate({
-        target: authRateLimits.key,
-        set: { windowStart: now, count: sql`${authRateLimits.count} + 1` },
-      });
+    await stampCounter(this.db, key, new Date(this.clock.now()));
   }
 
   async reset(...keys: string[]): Promise<void> {
-    await this.db.delete(authRateLimits).where(inArray(authRateLimits.key, keys));
+    await deleteCounters(this.db, keys);
   }
 }

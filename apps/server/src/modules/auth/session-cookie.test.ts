@@ -1,17 +1,15 @@
 import { parseSetCookie } from 'cookie';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDb, type TestEnv, useTestEnv } from '../../../test/harness.ts';
 import {
-  consume,
   createCode,
   decodeFrontToken,
-  latestMail,
   SESSION_HEADERS,
   signIn,
+  uniqueEmail,
+  consumeMailedCode,
 } from './auth.test-helpers.ts';
-
-const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
 
 function setCookieNames(res: LightMyRequestResponse): string[] {
   const raw = res.headers['set-cookie'];
@@ -27,15 +25,7 @@ function cookies(res: LightMyRequestResponse) {
 
 async function cookieSignIn(env: TestEnv, address: string) {
   const started = await createCode(env.app, { email: address });
-  const done = await consume(
-    env.app,
-    {
-      userInputCode: latestMail(env, address).code,
-      deviceId: started.body.deviceId,
-      preAuthSessionId: started.body.preAuthSessionId,
-    },
-    { headers: { 'st-auth-mode': 'cookie' } },
-  );
+  const done = await consumeMailedCode(env, address, started, { headers: { 'st-auth-mode': 'cookie' } });
   expect(done.body.status).toBe('OK');
   const jar = cookies(done.res);
   return { res: done.res, access: jar.sAccessToken!, refresh: jar.sRefreshToken! };
@@ -43,21 +33,17 @@ async function cookieSignIn(env: TestEnv, address: string) {
 
 describe(`sessions in cookie mode on ${testDb}`, () => {
   describe('cross-site web app (SameSite=None, anti-CSRF via custom header) with CORS', () => {
-    let env: TestEnv;
-    beforeAll(async () => {
-      env = await startTestEnv({
-        workers: false,
-        env: {
-          PUBLIC_URL: 'https://api.lumina.test',
-          WEB_URL: 'https://app.other.test',
-          CORS_ORIGINS: 'https://app.other.test',
-        },
-      });
+    const env = useTestEnv({
+      workers: false,
+      env: {
+        PUBLIC_URL: 'https://api.lumina.test',
+        WEB_URL: 'https://app.other.test',
+        CORS_ORIGINS: 'https://app.other.test',
+      },
     });
-    afterAll(() => env.close());
 
     it('sets HttpOnly cookies with the refresh path, plus the front-token header, and no header tokens', async () => {
-      const { res, access, refresh } = await cookieSignIn(env, email('cookie'));
+      const { res, access, refresh } = await cookieSignIn(env, uniqueEmail('cookie'));
       expect(res.headers['st-access-token']).toBeUndefined();
       expect(res.headers['front-token']).toBeTruthy();
       expect(access).toMatchObject({ path: '/', httpOnly: true, sameSite: 'none', secure: true });
@@ -76,7 +62,7 @@ describe(`sessions in cookie mode on ${testDb}`, () => {
     });
 
     it('requires a rid header on non-GET session requests and on refresh', async () => {
-      const { refresh } = await cookieSignIn(env, email('csrf'));
+      const { refresh } = await cookieSignIn(env, uniqueEmail('csrf'));
       const noRid = await env.app.inject({
         method: 'POST',
         url: '/auth/session/refresh',
@@ -138,7 +124,7 @@ describe(`sessions in cookie mode on ${testDb}`, () => {
           'content-type': 'application/json',
           rid: 'passwordless',
         },
-        payload: { email: email('cors') },
+        payload: { email: uniqueEmail('cors') },
       });
       const exposed = String(started.headers['access-control-expose-headers']);
       for (const h of ['front-token', 'st-access-token', 'st-refresh-token', 'anti-csrf'])
@@ -153,14 +139,10 @@ describe(`sessions in cookie mode on ${testDb}`, () => {
   });
 
   describe('anti-CSRF via token', () => {
-    let env: TestEnv;
-    beforeAll(async () => {
-      env = await startTestEnv({ workers: false, env: { SESSION_ANTI_CSRF: 'via-token' } });
-    });
-    afterAll(() => env.close());
+    const env = useTestEnv({ workers: false, env: { SESSION_ANTI_CSRF: 'via-token' } });
 
     it('sends an anti-csrf token and requires it on refresh and non-GET requests', async () => {
-      const { res, access, refresh } = await cookieSignIn(env, email('token'));
+      const { res, access, refresh } = await cookieSignIn(env, uniqueEmail('token'));
       const antiCsrf = String(res.headers['anti-csrf']);
       expect(antiCsrf.length).toBeGreaterThan(10);
       expect(decodeFrontToken(String(res.headers['front-token'])).up.antiCsrfToken).toBe(antiCsrf);
@@ -205,30 +187,22 @@ describe(`sessions in cookie mode on ${testDb}`, () => {
   });
 
   describe('same-site web app (SameSite=Lax, no anti-CSRF token): Origin check and one cookie each', () => {
-    let env: TestEnv;
+    const env = useTestEnv({ workers: false });
     let trusted: string;
     beforeAll(async () => {
-      env = await startTestEnv({ workers: false });
       trusted = new URL(env.config.publicUrl).origin;
     });
-    afterAll(() => env.close());
 
     it('sets each session cookie once per response: sign-in, sign-in over a session, refresh, sign-out', async () => {
-      const address = email('once');
+      const address = uniqueEmail('once');
       const first = await cookieSignIn(env, address);
       expect(setCookieNames(first.res)).toEqual(['sAccessToken', 'sRefreshToken']);
       const jar = `sAccessToken=${first.access.value}; sRefreshToken=${first.refresh.value}`;
 
       const started = await createCode(env.app, { email: address }, { headers: { cookie: jar } });
-      const again = await consume(
-        env.app,
-        {
-          userInputCode: latestMail(env, address).code,
-          deviceId: started.body.deviceId,
-          preAuthSessionId: started.body.preAuthSessionId,
-        },
-        { headers: { 'st-auth-mode': 'cookie', cookie: jar } },
-      );
+      const again = await consumeMailedCode(env, address, started, {
+        headers: { 'st-auth-mode': 'cookie', cookie: jar },
+      });
       expect(setCookieNames(again.res)).toEqual(['sAccessToken', 'sRefreshToken']);
 
       const info = await env.app.inject({
@@ -257,7 +231,7 @@ describe(`sessions in cookie mode on ${testDb}`, () => {
     });
 
     it("refuses cookie-borne changes from another site's page and changes nothing", async () => {
-      const { access, refresh } = await cookieSignIn(env, email('origin'));
+      const { access, refresh } = await cookieSignIn(env, uniqueEmail('origin'));
       const cookie = `sAccessToken=${access.value}`;
       const evil = 'https://lumina.test.evil.example';
 
@@ -306,7 +280,7 @@ describe(`sessions in cookie mode on ${testDb}`, () => {
       });
       expect(ours.statusCode).toBe(200);
       expect(ours.json().enabled).toEqual(['otp-email']);
-      const bearer = await signIn(env, email('bearer'));
+      const bearer = await signIn(env, uniqueEmail('bearer'));
       const fromElsewhere = await env.app.inject({
         method: 'PUT',
         url: '/api/user/second-factors/otp-email',

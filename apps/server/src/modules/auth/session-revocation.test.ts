@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
-import { authOf, fakeClock, getUser, SESSION_HEADERS, signIn } from './auth.test-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { authOf, getUser, SESSION_HEADERS, signIn, uniqueEmail, useFakeClock } from './auth.test-helpers.ts';
 import { revokeSession } from './session.repository.ts';
 import { SESSION_CACHE_TTL_MS } from './session.service.ts';
-
-const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
 
 /**
  * Session checks are remembered for at most a second (session.service.ts), so revocation must still
@@ -12,17 +10,11 @@ const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8
  * Every case first uses the token, so the session is in the cache when it is revoked.
  */
 describe(`revoked sessions are refused within a second on ${testDb}`, () => {
-  let env: TestEnv;
-  let clock: ReturnType<typeof fakeClock>;
-
-  beforeAll(async () => {
-    env = await startTestEnv({ workers: false });
-    clock = fakeClock(env);
-  });
-  afterAll(() => env.close());
+  const env = useTestEnv({ workers: false });
+  const clock = useFakeClock(env);
 
   it('refuses every session at once after "sign out everywhere" from the account API', async () => {
-    const address = email('everywhere');
+    const address = uniqueEmail('everywhere');
     const a = await signIn(env, address);
     const b = await signIn(env, address);
     expect((await getUser(env.app, a.accessToken)).statusCode).toBe(200);
@@ -43,7 +35,7 @@ describe(`revoked sessions are refused within a second on ${testDb}`, () => {
   });
 
   it('refuses the token at once after sign-out, and leaves the person’s other sessions working', async () => {
-    const address = email('signout');
+    const address = uniqueEmail('signout');
     const leaving = await signIn(env, address);
     const staying = await signIn(env, address);
     expect((await getUser(env.app, leaving.accessToken)).statusCode).toBe(200);
@@ -64,7 +56,7 @@ describe(`revoked sessions are refused within a second on ${testDb}`, () => {
   });
 
   it('refuses a session revoked by another API process once a second has passed', async () => {
-    const person = await signIn(env, email('elsewhere'));
+    const person = await signIn(env, uniqueEmail('elsewhere'));
     expect((await getUser(env.app, person.accessToken)).statusCode).toBe(200);
 
     // What another process does: the row changes in the shared database, this process is not told.

@@ -4,7 +4,7 @@ import { assertTrustedOrigin, plainRoute, sendTokens, sessionOf } from './fdi.ht
 import { SessionError } from './session.errors.ts';
 import { clearSessionTokens, passesAntiCsrf, readRefreshToken } from './session.transport.ts';
 
-/** Session recipe (CONTRACT §2): JWKS, refresh, sign-out. */
+/** Session recipe (docs/reference/supertokens-fdi/CONTRACT.md §2): JWKS, refresh, sign-out. */
 export function sessionRoutes(app: FastifyInstance, auth: AuthModule): void {
   plainRoute(app, 'GET', '/jwt/jwks.json', async (_request, reply) => {
     reply.header('cache-control', 'max-age=60, must-revalidate');

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.ts';
 import type { AuthSessionRow } from '../../db/schema/index.ts';
 import { randomToken, sha256Hex } from './auth.crypto.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../clock.ts';
 import * as repo from './session.repository.ts';
 import { tokenTheftDetected, tryRefreshToken, unauthorised } from './session.errors.ts';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.ts';

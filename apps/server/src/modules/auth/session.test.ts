@@ -6,8 +6,8 @@ import {
   decodeJwt,
   decodeProtectedHeader,
 } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestEnv, testDb, useTestEnv } from '../../../test/harness.ts';
 import {
   authOf,
   decodeFrontToken,
@@ -16,30 +16,26 @@ import {
   refresh,
   SESSION_HEADERS,
   signIn,
+  uniqueEmail,
+  useFakeClock,
 } from './auth.test-helpers.ts';
 
-const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-
 describe(`sessions (header mode) on ${testDb}`, () => {
-  let env: TestEnv;
-  let clock: ReturnType<typeof fakeClock>;
+  const env = useTestEnv({
+    workers: false,
+    env: {
+      ACCESS_TOKEN_LIFETIME_SECONDS: '7200',
+      JWT_KEY_ROTATION_HOURS: '1',
+      REFRESH_TOKEN_REUSE_GRACE_SECONDS: '5',
+    },
+  });
+  const clock = useFakeClock(env);
   const hookCalls: Array<{ id: string; email: string | null; isNewUser: boolean }> = [];
-
-  beforeAll(async () => {
-    env = await startTestEnv({
-      workers: false,
-      env: {
-        ACCESS_TOKEN_LIFETIME_SECONDS: '7200',
-        JWT_KEY_ROTATION_HOURS: '1',
-        REFRESH_TOKEN_REUSE_GRACE_SECONDS: '5',
-      },
-    });
-    clock = fakeClock(env);
+  beforeAll(() => {
     authOf(env).hooks.onSignIn((user, ctx) => {
       hookCalls.push({ ...user, isNewUser: ctx.isNewUser });
     });
   });
-  afterAll(() => env.close());
 
   it('answers an anonymous refresh with a clean 401 and the clear set', async () => {
     const res = await env.app.inject({
@@ -56,7 +52,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
   });
 
   it('signs a new user in: tokens, front-token, FDI user object, /api/user and the sign-in hook', async () => {
-    const address = email('new');
+    const address = uniqueEmail('new');
     const first = await signIn(env, address);
     expect(first.body.createdNewRecipeUser).toBe(true);
     expect(first.body.user).toMatchObject({
@@ -114,8 +110,8 @@ describe(`sessions (header mode) on ${testDb}`, () => {
   });
 
   it('never lets a token speak for another user (cross-user)', async () => {
-    const a = await signIn(env, email('a'));
-    const b = await signIn(env, email('b'));
+    const a = await signIn(env, uniqueEmail('a'));
+    const b = await signIn(env, uniqueEmail('b'));
     expect((await getUser(env.app, a.accessToken)).json().id).toBe(a.userId);
     expect((await getUser(env.app, b.accessToken)).json().id).toBe(b.userId);
 
@@ -145,7 +141,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
   });
 
   it('rotates the refresh token on every refresh and detects reuse as theft', async () => {
-    const s = await signIn(env, email('rotate'));
+    const s = await signIn(env, uniqueEmail('rotate'));
     const r1 = await refresh(env.app, s.refreshToken);
     expect(r1.statusCode).toBe(200);
     expect(r1.json()).toEqual({});
@@ -169,7 +165,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
   });
 
   it('lets a lost refresh response be retried within the grace window, then treats reuse as theft', async () => {
-    const s = await signIn(env, email('grace'));
+    const s = await signIn(env, uniqueEmail('grace'));
     const lost = await refresh(env.app, s.refreshToken);
     expect(lost.statusCode).toBe(200);
     const retry = await refresh(env.app, s.refreshToken);
@@ -182,7 +178,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
   });
 
   it('answers an expired access token with 401 "try refresh token", and refresh brings it back', async () => {
-    const s = await signIn(env, email('expire'));
+    const s = await signIn(env, uniqueEmail('expire'));
     clock.advance(7_201_000);
     expect((await getUser(env.app, s.accessToken)).statusCode).toBe(401);
     const signout = await env.app.inject({
@@ -201,7 +197,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
     const short = await startTestEnv({ workers: false, env: { REFRESH_TOKEN_LIFETIME_MINUTES: '1' } });
     try {
       const c = fakeClock(short);
-      const s = await signIn(short, email('short'));
+      const s = await signIn(short, uniqueEmail('short'));
       c.advance(61_000);
       const r = await refresh(short.app, s.refreshToken);
       expect(r.statusCode).toBe(401);
@@ -212,7 +208,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
   });
 
   it('signs out: 200, front-token remove, and both tokens stop working', async () => {
-    const s = await signIn(env, email('out'));
+    const s = await signIn(env, uniqueEmail('out'));
     const res = await env.app.inject({
       method: 'POST',
       url: '/auth/signout',
@@ -228,7 +224,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
   });
 
   it('publishes the JWKS and keeps verifying tokens signed by a rotated-out key', async () => {
-    const before = await signIn(env, email('keys'));
+    const before = await signIn(env, uniqueEmail('keys'));
     const jwks1 = (await env.app.inject({ method: 'GET', url: '/auth/jwt/jwks.json' })).json();
     const kid1 = decodeProtectedHeader(before.accessToken).kid;
     expect(jwks1.keys.map((k: { kid: string }) => k.kid)).toContain(kid1);
@@ -239,7 +235,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
     expect(verified.payload.sub).toBe(before.userId);
 
     clock.advance(61 * 60_000); // past the 1-hour rotation, within the 2-hour token lifetime
-    const after = await signIn(env, email('keys2'));
+    const after = await signIn(env, uniqueEmail('keys2'));
     const kid2 = decodeProtectedHeader(after.accessToken).kid;
     expect(kid2).not.toBe(kid1);
     const jwks2 = (await env.app.inject({ method: 'GET', url: '/auth/jwt/jwks.json' })).json();
@@ -254,7 +250,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
   });
 
   it('refuses claims that fail on /api with 403 claimValidationErrors; /auth/mfa/info skips them and re-syncs', async () => {
-    const s = await signIn(env, email('claims'));
+    const s = await signIn(env, uniqueEmail('claims'));
     const { tokens } = await authOf(env).sessions.updateClaims(s.frontToken.up.sessionHandle, {
       'st-mfa': { c: {}, v: false },
     });

@@ -4,7 +4,7 @@ import type { AuthConfig } from '../../config.ts';
 import type { AccessTokenPayload, IssuedTokens } from './session.service.ts';
 
 /**
- * How session tokens travel (CONTRACT §2): header mode (`st-access-token`/`st-refresh-token`
+ * How session tokens travel (docs/reference/supertokens-fdi/CONTRACT.md §2): header mode (`st-access-token`/`st-refresh-token`
  * response headers, `Authorization: Bearer` requests) or cookie mode (`sAccessToken`/`sRefreshToken`
  * HttpOnly cookies, with an anti-CSRF policy). Every response that creates or changes a session carries
  * the `front-token`; `remove` ends it on the client.
@@ -139,12 +139,7 @@ export function writeSessionTokens(
     if (tokens.refreshToken) reply.header('st-refresh-token', tokens.refreshToken);
     return;
   }
-  const common = {
-    httpOnly: true,
-    sameSite: policy.sameSite,
-    secure: policy.secure,
-    domain: policy.domain,
-  } as const;
+  const common = cookieAttributes(policy);
   addCookie(reply, {
     name: 'sAccessToken',
     value: tokens.accessToken,
@@ -166,7 +161,7 @@ export function writeSessionTokens(
     reply.header('anti-csrf', tokens.antiCsrfToken);
 }
 
-/** The "clear" set (CONTRACT §2.9): sign-out, failed refresh, theft. Both modes when unknown. */
+/** The "clear" set (docs/reference/supertokens-fdi/CONTRACT.md §2.9): sign-out, failed refresh, theft. Both modes when unknown. */
 export function clearSessionTokens(
   reply: FastifyReply,
   mode: TransferMode | 'both',
@@ -180,12 +175,7 @@ export function clearSessionTokens(
     reply.header('st-refresh-token', '');
   }
   if (mode !== 'header') {
-    const common = {
-      httpOnly: true,
-      sameSite: policy.sameSite,
-      secure: policy.secure,
-      domain: policy.domain,
-    } as const;
+    const common = cookieAttributes(policy);
     addCookie(reply, { name: 'sAccessToken', value: '', path: '/', expires: EPOCH, ...common });
     addCookie(reply, {
       name: 'sRefreshToken',
@@ -236,4 +226,9 @@ export function passesAntiCsrf(
     return typeof sent === 'string' && payloadToken !== null && sent === payloadToken;
   }
   return true;
+}
+
+/** The attributes every session cookie carries, whether set or cleared (a cleared cookie must match the set one). */
+function cookieAttributes(policy: CookiePolicy) {
+  return { httpOnly: true, sameSite: policy.sameSite, secure: policy.secure, domain: policy.domain } as const;
 }

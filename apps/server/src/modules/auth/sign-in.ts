@@ -88,7 +88,7 @@ export async function checkCodeGuesses(auth: AuthModule, reply: FastifyReply, co
 }
 
 /**
- * Where the session stands on MFA (CONTRACT §8.1): the claim recomputed from the user's current
+ * Where the session stands on MFA (docs/reference/supertokens-fdi/CONTRACT.md §8.1): the claim recomputed from the user's current
  * settings, what is set up, what is next, and what may be set up now.
  */
 export async function mfaState(auth: AuthModule, session: Session) {

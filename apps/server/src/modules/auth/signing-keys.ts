@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { desc, gt } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Database } from '../../db/client.ts';
-import { authSigningKeys, type AuthSigningKeyRow } from '../../db/schema/index.ts';
-import type { Clock } from './clock.ts';
+import type { AuthSigningKeyRow } from '../../db/schema/index.ts';
+import { findKeysVerifyingAfter, insertSigningKey } from './signing-keys.repository.ts';
+import type { Clock } from '../../clock.ts';
 
 export const SIGNING_ALGORITHM = 'RS256';
 
@@ -66,11 +66,7 @@ export class SigningKeys {
   private async keys(force = false): Promise<LoadedKey[]> {
     const now = this.clock.now();
     if (!force && this.cache.length > 0 && now - this.loadedAt < 60_000) return this.cache;
-    const rows = await this.db
-      .select()
-      .from(authSigningKeys)
-      .where(gt(authSigningKeys.verifyUntil, new Date(now)))
-      .orderBy(desc(authSigningKeys.createdAt));
+    const rows = await findKeysVerifyingAfter(this.db, new Date(now));
     this.cache = await Promise.all(rows.map(load));
     this.loadedAt = now;
     return this.cache;
@@ -81,7 +77,7 @@ export class SigningKeys {
     const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true });
     const kid = `s-${randomUUID()}`;
     const signUntil = now + this.options.rotationHours * 3_600_000;
-    await this.db.insert(authSigningKeys).values({
+    await insertSigningKey(this.db, {
       kid,
       algorithm: SIGNING_ALGORITHM,
       publicJwk: { ...(await exportJWK(publicKey)), kid, alg: SIGNING_ALGORITHM, use: 'sig' },

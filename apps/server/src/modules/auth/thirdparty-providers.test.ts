@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeGitHub } from '../../../test/fakes/github.ts';
-import { startFakeOidcProvider } from '../../../test/fakes/oidc-provider.ts';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
-import { getUser, signIn } from './auth.test-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { getUser, signIn, useFakeOidcProvider, useFakeGitHub } from './auth.test-helpers.ts';
 
 const WEB = 'http://web.lumina.test:5173';
 const API = 'http://api.lumina.test:3000';
@@ -10,36 +8,20 @@ const TP_HEADERS = { rid: 'thirdparty', 'fdi-version': '4.1', 'content-type': 'a
 const callback = (id: string) => `${WEB}/auth/callback/${id}`;
 
 describe(`third-party providers beyond Google (GitHub through arctic, GitLab through OIDC) on ${testDb}`, () => {
-  let github: Awaited<ReturnType<typeof startFakeGitHub>>;
-  let gitlab: Awaited<ReturnType<typeof startFakeOidcProvider>>;
-  let env: TestEnv;
-
-  beforeAll(async () => {
-    github = await startFakeGitHub({ clientId: 'gh-client', clientSecret: 'gh-secret' });
-    gitlab = await startFakeOidcProvider({ clientId: 'gl-client', clientSecret: 'gl-secret' });
-    env = await startTestEnv({
-      workers: false,
-      env: {
-        WEB_URL: WEB,
-        PUBLIC_URL: API,
-        GITHUB_CLIENT_ID: 'gh-client',
-        GITHUB_CLIENT_SECRET: 'gh-secret',
-        GITHUB_URL: github.url,
-        GITHUB_API_URL: github.apiUrl,
-        GITLAB_CLIENT_ID: 'gl-client',
-        GITLAB_CLIENT_SECRET: 'gl-secret',
-        GITLAB_ISSUER: gitlab.issuer,
-        TWITTER_CLIENT_ID: 'x-client',
-        TWITTER_CLIENT_SECRET: 'x-secret',
-        // Half-configured providers are refused at start-up (config test); unset ones are simply absent.
-      },
-    });
-  });
-  afterAll(async () => {
-    await env.close();
-    await github.close();
-    await gitlab.close();
-  });
+  const github = useFakeGitHub({ clientId: 'gh-client', clientSecret: 'gh-secret' });
+  const gitlab = useFakeOidcProvider({ clientId: 'gl-client', clientSecret: 'gl-secret' });
+  const env = useTestEnv(() => ({
+    workers: false,
+    env: {
+      WEB_URL: WEB,
+      PUBLIC_URL: API,
+      ...github.env,
+      ...gitlab.envFor('GITLAB'),
+      TWITTER_CLIENT_ID: 'x-client',
+      TWITTER_CLIENT_SECRET: 'x-secret',
+      // Half-configured providers are refused at start-up (config test); unset ones are simply absent.
+    },
+  }));
 
   async function authorisationUrl(id: string) {
     const res = await env.app.inject({
@@ -260,27 +242,15 @@ describe(`third-party providers beyond Google (GitHub through arctic, GitLab thr
 });
 
 describe(`EMAIL_VERIFICATION=required with a provider that shares an unverified email, on ${testDb}`, () => {
-  let github: Awaited<ReturnType<typeof startFakeGitHub>>;
-  let env: TestEnv;
-
-  beforeAll(async () => {
-    github = await startFakeGitHub({ clientId: 'gh-client', clientSecret: 'gh-secret' });
-    env = await startTestEnv({
-      workers: false,
-      env: {
-        WEB_URL: WEB,
-        EMAIL_VERIFICATION: 'required',
-        GITHUB_CLIENT_ID: 'gh-client',
-        GITHUB_CLIENT_SECRET: 'gh-secret',
-        GITHUB_URL: github.url,
-        GITHUB_API_URL: github.apiUrl,
-      },
-    });
-  });
-  afterAll(async () => {
-    await env.close();
-    await github.close();
-  });
+  const github = useFakeGitHub({ clientId: 'gh-client', clientSecret: 'gh-secret' });
+  const env = useTestEnv(() => ({
+    workers: false,
+    env: {
+      WEB_URL: WEB,
+      EMAIL_VERIFICATION: 'required',
+      ...github.env,
+    },
+  }));
 
   it('publishes the mode, stops /api with 403 st-ev until the emailed link is used, then lets the user in', async () => {
     expect((await env.app.inject({ method: 'GET', url: '/api/auth/config' })).json()).toEqual({

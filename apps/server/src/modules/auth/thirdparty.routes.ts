@@ -15,7 +15,7 @@ const SignInUpBody = z.object({
   shouldTryLinkingWithSessionUser: z.boolean().optional(),
 });
 
-/** ThirdParty recipe (CONTRACT §5): authorisation URL with PKCE, then sign in / up with the code. */
+/** ThirdParty recipe (docs/reference/supertokens-fdi/CONTRACT.md §5): authorisation URL with PKCE, then sign in / up with the code. */
 export function thirdPartyRoutes(app: FastifyInstance, auth: AuthModule): void {
   const { config } = auth;
   // Callback pages we let providers send people back to: the web app's, on any allowed origin.

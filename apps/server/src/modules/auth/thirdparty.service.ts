@@ -143,7 +143,7 @@ export class ThirdPartyProviders {
       currentUrl,
       {
         pkceCodeVerifier: provider.pkce === false ? undefined : input.pkceCodeVerifier,
-        // The web SDK checks `state` itself before calling us (CONTRACT §5.2).
+        // The web SDK checks `state` itself before calling us (docs/reference/supertokens-fdi/CONTRACT.md §5.2).
         expectedState: input.query.state ?? oidc.skipStateCheck,
         idTokenExpected: true,
       },

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOidcProvider } from '../../../test/fakes/oidc-provider.ts';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
-import { decodeFrontToken, getUser, signIn } from './auth.test-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { decodeFrontToken, getUser, signIn, useFakeOidcProvider } from './auth.test-helpers.ts';
 
 const WEB = 'http://web.lumina.test:5173';
 const CALLBACK = `${WEB}/auth/callback/google`;
@@ -12,26 +11,15 @@ const TP_HEADERS = {
 };
 
 describe(`third-party sign-in (Google through a local OpenID provider) on ${testDb}`, () => {
-  let provider: Awaited<ReturnType<typeof startFakeOidcProvider>>;
-  let env: TestEnv;
-
-  beforeAll(async () => {
-    provider = await startFakeOidcProvider({ clientId: 'lumina-client', clientSecret: 'lumina-secret' });
-    env = await startTestEnv({
-      workers: false,
-      env: {
-        WEB_URL: WEB,
-        GOOGLE_CLIENT_ID: 'lumina-client',
-        GOOGLE_CLIENT_SECRET: 'lumina-secret',
-        GOOGLE_ISSUER: provider.issuer,
-        TENANTS_JSON: '{"codes-only":{"firstFactors":["otp-email"]}}',
-      },
-    });
-  });
-  afterAll(async () => {
-    await env.close();
-    await provider.close();
-  });
+  const provider = useFakeOidcProvider({ clientId: 'lumina-client', clientSecret: 'lumina-secret' });
+  const env = useTestEnv(() => ({
+    workers: false,
+    env: {
+      WEB_URL: WEB,
+      ...provider.envFor('GOOGLE'),
+      TENANTS_JSON: '{"codes-only":{"firstFactors":["otp-email"]}}',
+    },
+  }));
 
   /** The browser's part: get the URL, add the client's state, visit the provider, come back with a code. */
   async function authorise() {

@@ -1,8 +1,9 @@
 import type { CreditHistoryEntry } from '@lumina/contracts';
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database } from '../../db/client.ts';
-import { images, jobs, payments, videos, type CreditLedgerRow } from '../../db/schema/index.ts';
+import type { CreditLedgerRow } from '../../db/schema/index.ts';
+import { toHistoryEntry } from './credits.mapper.ts';
+import { findHistoryReferences } from './credits.repository.ts';
 
 /** How long the history's result links stay valid (the page refetches long before). */
 const RESULT_URL_TTL_SECONDS = 3600;
@@ -48,43 +49,10 @@ export async function describeEntries(
     } else if (UUID.test(ref)) paymentIds.add(ref);
   }
   const { db, storage } = deps;
-  const [jobRows, imageRows, videoRows, paymentRows] = await Promise.all([
-    jobIds.size
-      ? db
-          .select()
-          .from(jobs)
-          .where(and(eq(jobs.userId, userId), inArray(jobs.id, [...jobIds])))
-      : [],
-    jobIds.size
-      ? db
-          .select({
-            id: images.id,
-            jobId: images.jobId,
-            storageKey: images.storageKey,
-            thumbnailKey: images.thumbnailKey,
-          })
-          .from(images)
-          .where(and(eq(images.userId, userId), inArray(images.jobId, [...jobIds])))
-          .orderBy(asc(images.createdAt), asc(images.id))
-      : [],
-    jobIds.size
-      ? db
-          .select({
-            id: videos.id,
-            jobId: videos.jobId,
-            storageKey: videos.storageKey,
-            posterKey: videos.posterKey,
-          })
-          .from(videos)
-          .where(and(eq(videos.userId, userId), inArray(videos.jobId, [...jobIds])))
-      : [],
-    paymentIds.size
-      ? db
-          .select({ id: payments.id, packageName: payments.packageName, status: payments.status })
-          .from(payments)
-          .where(and(eq(payments.userId, userId), inArray(payments.id, [...paymentIds])))
-      : [],
-  ]);
+  const { jobRows, imageRows, videoRows, paymentRows } = await findHistoryReferences(db, userId, {
+    jobIds: [...jobIds],
+    paymentIds: [...paymentIds],
+  });
   const jobById = new Map(jobRows.map((j) => [j.id, j]));
   const paymentById = new Map(paymentRows.map((p) => [p.id, p]));
   const resultByJob = new Map<
@@ -110,38 +78,22 @@ export async function describeEntries(
     rows.map(async (row) => {
       const ref = row.reference ?? '';
       const job = ref.startsWith(JOB_PREFIX) ? jobById.get(ref.slice(JOB_PREFIX.length)) : undefined;
-      const payment = paymentById.get(ref);
       const result = job && resultByJob.get(job.id);
       const prompt = job && promptOf(job.input);
-      return {
-        id: String(row.id),
-        amount: row.amount,
-        reason: row.reason,
-        reference: row.reference,
-        created_at: row.createdAt.toISOString(),
-        balance_after: row.balanceAfter,
-        job: job
-          ? {
-              id: job.id,
-              kind: job.kind,
-              model: job.modelId,
-              model_name: deps.modelName(job.modelId) ?? job.modelId,
-              prompt_excerpt: prompt ? excerpt(prompt) : null,
-              status: job.status,
-              result: result
-                ? {
-                    type: result.type,
-                    id: result.id,
-                    url: await sign(result.storageKey),
-                    thumbnail_url: await sign(result.thumbKey),
-                  }
-                : null,
-            }
-          : null,
-        payment: payment
-          ? { id: payment.id, package_name: payment.packageName, status: payment.status }
-          : null,
-      };
+      return toHistoryEntry(row, {
+        job: job && {
+          row: job,
+          modelName: deps.modelName(job.modelId) ?? job.modelId,
+          promptExcerpt: prompt ? excerpt(prompt) : null,
+          result: result && {
+            type: result.type,
+            id: result.id,
+            url: await sign(result.storageKey),
+            thumbnailUrl: await sign(result.thumbKey),
+          },
+        },
+        payment: paymentById.get(ref),
+      });
     }),
   );
 }

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { createUser } from '../../../test/factories.ts';
 
 describe(`ledger clawback on ${testDb}`, () => {
-  let env: TestEnv;
-  beforeAll(async () => {
-    env = await startTestEnv({ workers: false });
-  });
-  afterAll(() => env.close());
+  const env = useTestEnv({ workers: false });
 
   it('may take the balance below zero, once per idempotency key, while spend never does', async () => {
     const ledger = env.container.services.ledger;

@@ -1,20 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { createUser } from '../../../test/factories.ts';
 import { creditBalances, creditLedger } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import type { CreditLedger } from './credit-ledger.service.ts';
 
 describe(`credit ledger on ${testDb}`, () => {
-  let env: TestEnv;
+  const env = useTestEnv({ workers: false });
   let ledger: CreditLedger;
-
   beforeAll(async () => {
-    env = await startTestEnv({ workers: false });
     ledger = env.container.services.ledger;
   });
-  afterAll(() => env.close());
 
   const db = () => env.container.database.db;
 

@@ -1,6 +1,14 @@
-import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { creditBalances, creditLedger, type CreditLedgerRow } from '../../db/schema/index.ts';
+import {
+  creditBalances,
+  creditLedger,
+  images,
+  jobs,
+  payments,
+  videos,
+  type CreditLedgerRow,
+} from '../../db/schema/index.ts';
 
 /** Drizzle queries for the ledger; each takes the database or an open transaction. */
 
@@ -87,4 +95,54 @@ export async function listEntries(
     )
     .orderBy(desc(creditLedger.id))
     .limit(options.limit);
+}
+
+/**
+ * The history's references: the jobs (with their results) and the payments behind ledger entries,
+ * limited to the owner's own rows so a reference can never reveal someone else's.
+ */
+export async function findHistoryReferences(
+  db: DbOrTx,
+  userId: string,
+  refs: { jobIds: string[]; paymentIds: string[] },
+) {
+  const { jobIds, paymentIds } = refs;
+  const [jobRows, imageRows, videoRows, paymentRows] = await Promise.all([
+    jobIds.length
+      ? db
+          .select()
+          .from(jobs)
+          .where(and(eq(jobs.userId, userId), inArray(jobs.id, jobIds)))
+      : [],
+    jobIds.length
+      ? db
+          .select({
+            id: images.id,
+            jobId: images.jobId,
+            storageKey: images.storageKey,
+            thumbnailKey: images.thumbnailKey,
+          })
+          .from(images)
+          .where(and(eq(images.userId, userId), inArray(images.jobId, jobIds)))
+          .orderBy(asc(images.createdAt), asc(images.id))
+      : [],
+    jobIds.length
+      ? db
+          .select({
+            id: videos.id,
+            jobId: videos.jobId,
+            storageKey: videos.storageKey,
+            posterKey: videos.posterKey,
+          })
+          .from(videos)
+          .where(and(eq(videos.userId, userId), inArray(videos.jobId, jobIds)))
+      : [],
+    paymentIds.length
+      ? db
+          .select({ id: payments.id, packageName: payments.packageName, status: payments.status })
+          .from(payments)
+          .where(and(eq(payments.userId, userId), inArray(payments.id, paymentIds)))
+      : [],
+  ]);
+  return { jobRows, imageRows, videoRows, paymentRows };
 }

@@ -2,7 +2,7 @@ import { contracts } from '@lumina/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { CreditPackage } from '../../config.ts';
 import { route } from '../../http/route.ts';
-import { toPackageView } from '../payments/payments.mapper.ts';
+import { toPackageView } from './credits.mapper.ts';
 import type { CreditLedger } from './credit-ledger.service.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database } from '../../db/client.ts';

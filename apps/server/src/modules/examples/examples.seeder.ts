@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sizeFor } from '../../adapters/providers/catalogue.ts';
-import type { ProviderRegistry } from '../../adapters/providers/registry.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database } from '../../db/client.ts';
-import type { JobQueue } from '../../jobs/queue.ts';
+import type { JobQueue } from '../../queue/queue.ts';
 import type { Logger } from '../../logger.ts';
 import { storeImageFiles } from '../images/image-files.ts';
+import type { ModelCatalogue } from '../models/model-catalogue.ts';
 import { CURATED_EXAMPLES, ExampleSpecsSchema, type ExampleSpec } from './curated.ts';
 import * as repo from './examples.repository.ts';
 
@@ -62,14 +62,14 @@ export class ExampleSeeder {
       db: Database;
       storage: Storage;
       queue: JobQueue;
-      models: ProviderRegistry;
+      models: ModelCatalogue;
       specs: readonly ExampleSpec[];
       log: Logger;
     },
   ) {
     this.specs = deps.specs.filter((spec) => {
       const found = deps.models.find(spec.model);
-      const usable = found?.provider === 'local' && found.available;
+      const usable = found?.capability === 'text-to-image' && found.provider === 'local' && found.available;
       if (!usable)
         deps.log.warn({ model: spec.model }, 'examples: not a local model; this example is left out');
       return usable;
@@ -113,7 +113,7 @@ export class ExampleSeeder {
       if (signal?.aborted) break;
       const id = exampleImageId(spec);
       if (existing.has(id)) continue;
-      const { model, provider } = models.get(spec.model);
+      const { model, provider } = models.get('text-to-image', spec.model);
       const full = sizeFor(model, spec.aspect_ratio);
       const scale = Math.min(1, MAX_SIDE / Math.max(full.width, full.height));
       const width = Math.round((full.width * scale) / 8) * 8;

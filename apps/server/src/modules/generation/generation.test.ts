@@ -1,28 +1,9 @@
 import type { JobView } from '@lumina/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
-import { eventually, signedInClient, type Client } from '../../../test/support/api.ts';
+import { balanceOf, signedInClient, waitForJob, type Client } from '../../../test/support/api.ts';
 
 const LOCAL_MODEL = 'local-aurora';
-
-async function waitForJob(client: Client, jobId: string, status = 'succeeded'): Promise<JobView> {
-  return eventually(
-    async () => {
-      const jobs = (await client.call('GET', '/api/progress')).json().jobs as JobView[];
-      const job = jobs.find((j) => j.id === jobId);
-      if (job && ['succeeded', 'failed', 'cancelled'].includes(job.status) && job.status !== status) {
-        throw new Error(`job ended ${job.status}: ${job.error}`);
-      }
-      return job?.status === status ? job : undefined;
-    },
-    // Generous: a loaded 2-core machine renders slowly; the test is about outcomes, not speed.
-    60_000,
-    `job ${jobId} to be ${status}`,
-  );
-}
-
-const balanceOf = async (client: Client) =>
-  (await client.call('GET', '/api/credits/balance')).json().balance as number;
 
 describe(`generation on ${testDb}`, { timeout: 120_000 }, () => {
   let env: TestEnv;

@@ -43,3 +43,7 @@ export async function toImageView(
     created_at: row.createdAt.toISOString(),
   };
 }
+
+export function toDownloadCountView(count: number) {
+  return { download_count: count };
+}

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { imageFavorites, images, type ImageRow } from '../../db/schema/index.ts';
+import { imageFavorites, images, users, type ImageRow } from '../../db/schema/index.ts';
 
 /** Drizzle queries for images; each takes the database or an open transaction. */
 
@@ -188,4 +188,27 @@ export async function exampleCategories(db: DbOrTx): Promise<Array<{ name: strin
     .groupBy(images.category)
     .orderBy(desc(count()), images.category);
   return rows.map((r) => ({ name: r.name!, count: r.count }));
+}
+
+/** The email of a user (for the operators' list, ADMIN_EMAILS), or undefined. */
+export async function findUserEmail(db: DbOrTx, userId: string): Promise<string | null | undefined> {
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return user?.email;
+}
+
+export const favoriteOf = (userId: string) =>
+  sql<boolean>`exists (select 1 from ${imageFavorites} where ${imageFavorites.imageId} = ${images.id} and ${imageFavorites.userId} = ${userId})`;
+
+/** The owner's images among `ids` (another person's image is simply not returned). */
+export async function ownImagesByIds(
+  db: DbOrTx,
+  userId: string,
+  ids: string[],
+): Promise<ImageWithFavorite[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ image: images, isFavorite: favoriteOf(userId) })
+    .from(images)
+    .where(and(eq(images.userId, userId), inArray(images.id, ids)));
+  return rows.map((r) => ({ ...r.image, isFavorite: Boolean(r.isFavorite) }));
 }

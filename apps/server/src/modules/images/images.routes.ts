@@ -2,9 +2,10 @@ import { contracts } from '@lumina/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { cachedJson } from '../../http/json-text.ts';
 import { route } from '../../http/route.ts';
+import { toDownloadCountView } from './images.mapper.ts';
 import type { ImagesService, ListQuery, Viewer } from './images.service.ts';
 
-/** The gallery and public examples (spec section 7). Handlers only map the wire to the service. */
+/** The gallery and public examples (docs/spec/SPEC.md §7). Handlers only map the wire to the service. */
 export function imagesRoutes(
   app: FastifyInstance,
   images: ImagesService,
@@ -82,9 +83,7 @@ export function imagesRoutes(
   route(
     app,
     contracts.trackDownload,
-    async ({ user, params }) => ({
-      download_count: await images.trackDownload(user, params.id),
-    }),
+    async ({ user, params }) => toDownloadCountView(await images.trackDownload(user, params.id)),
     auth,
   );
 

@@ -1,9 +1,7 @@
 import type { ImageView } from '@lumina/contracts';
 import type { Storage } from '../../adapters/storage/index.ts';
 import { cacheSignedUrls, type UrlSigner } from '../../adapters/storage/signed-url-cache.ts';
-import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { users } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { deleteImageFiles } from './image-files.ts';
 import * as repo from './images.repository.ts';
@@ -156,8 +154,8 @@ export class ImagesService {
   /** Operators are named by email in ADMIN_EMAILS; they may unpublish anyone's example. */
   private async isAdmin(viewer: Viewer): Promise<boolean> {
     if (this.adminEmails.length === 0) return false;
-    const [user] = await this.db.select({ email: users.email }).from(users).where(eq(users.id, viewer.id));
-    return !!user?.email && this.adminEmails.includes(user.email.toLowerCase());
+    const email = await repo.findUserEmail(this.db, viewer.id);
+    return !!email && this.adminEmails.includes(email.toLowerCase());
   }
 
   private async view(viewer: Viewer, id: string): Promise<ImageView> {

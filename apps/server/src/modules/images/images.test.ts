@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createImage } from '../../../test/factories.ts';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
-import { signedInClient, type Client } from '../../../test/support/api.ts';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { signedInClient, useSignedIn } from '../../../test/support/api.ts';
 
 type Item = {
   id: string;
@@ -13,18 +13,10 @@ type Item = {
 };
 
 describe(`gallery on ${testDb}`, () => {
-  let env: TestEnv;
-  let alice: Client;
-  let bob: Client;
-  let admin: Client;
-
-  beforeAll(async () => {
-    env = await startTestEnv({ workers: false, env: { ADMIN_EMAILS: 'ops@lumina.test' } });
-    alice = await signedInClient(env, 'alice');
-    bob = await signedInClient(env, 'bob');
-    admin = await signedInClient(env, 'ops', { email: 'ops@lumina.test' });
-  });
-  afterAll(() => env.close());
+  const env = useTestEnv({ workers: false, env: { ADMIN_EMAILS: 'ops@lumina.test' } });
+  const alice = useSignedIn(env, 'alice');
+  const bob = useSignedIn(env, 'bob');
+  const admin = useSignedIn(env, 'ops', { email: 'ops@lumina.test' });
 
   const ids = (res: { json(): { items: Item[] } }) => res.json().items.map((i) => i.id);
 
@@ -115,7 +107,7 @@ describe(`gallery on ${testDb}`, () => {
     const categories = await env.app.inject({ method: 'GET', url: '/api/example_images/categories' });
     expect(categories.json().categories).toContainEqual({ name: 'Landscapes', count: 1 });
 
-    // The spec's gallery query: is_example=true with or without a category.
+    // The gallery query of docs/spec/SPEC.md §7: is_example=true with or without a category.
     expect(ids(await bob.call('GET', '/api/images?is_example=true'))).toContain(image.id);
     expect(ids(await bob.call('GET', '/api/images?is_example=true&category=Portraits'))).not.toContain(
       image.id,

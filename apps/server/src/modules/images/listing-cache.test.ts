@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createImage } from '../../../test/factories.ts';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
-import { signedInClient, type Client } from '../../../test/support/api.ts';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { signedInClient, type Client, useSignedIn } from '../../../test/support/api.ts';
 import { EXAMPLES_SCOPE, ListingCache } from './listing-cache.ts';
 
 type Item = { id: string; is_saved: boolean; is_favorite: boolean; download_count: number };
@@ -70,16 +70,9 @@ describe('ListingCache', () => {
 });
 
 describe(`gallery listings from memory on ${testDb}`, () => {
-  let env: TestEnv;
-  let alice: Client;
-  let bob: Client;
-
-  beforeAll(async () => {
-    env = await startTestEnv({ workers: false });
-    alice = await signedInClient(env, 'alice');
-    bob = await signedInClient(env, 'bob');
-  });
-  afterAll(() => env.close());
+  const env = useTestEnv({ workers: false });
+  const alice = useSignedIn(env, 'alice');
+  const bob = useSignedIn(env, 'bob');
 
   /** A change made outside this process's API (another process, an operator's SQL): raw SQL on a
    * connection of its own on PostgreSQL; on PGlite (one process) the same database handle. */
@@ -105,10 +98,10 @@ describe(`gallery listings from memory on ${testDb}`, () => {
   it('shows every change a person makes at once, however often the list was read before', async () => {
     const a = await createImage(env, alice.userId);
     const b = await createImage(env, alice.userId);
-    const held = env.container.services.generation.gallery.size;
+    const held = env.container.services.images.gallery.size;
     for (let i = 0; i < 3; i++) expect((await listed(alice)).map((i) => i.id)).toEqual([b.id, a.id]);
     // The repeats came from memory: what follows checks that memory never shows a stale list.
-    expect(env.container.services.generation.gallery.size).toBe(held + 1);
+    expect(env.container.services.images.gallery.size).toBe(held + 1);
 
     await alice.call('PUT', `/api/images/${a.id}`);
     expect((await listed(alice)).find((i) => i.id === a.id)?.is_saved).toBe(true);
@@ -169,14 +162,14 @@ describe(`gallery listings from memory on ${testDb}`, () => {
         const { rows } = await listeners();
         expect(rows).toHaveLength(1);
         await admin.query('select pg_terminate_backend($1)', [rows[0].pid]);
-        await vi.waitFor(() => expect(env.container.services.generation.gallery.enabled).toBe(false));
+        await vi.waitFor(() => expect(env.container.services.images.gallery.enabled).toBe(false));
         // Nothing can be heard now: a change elsewhere must still show on the very next read.
         const unheard = await insertElsewhere(carol.userId);
         expect((await listed(carol)).map((i) => i.id)).toContain(unheard);
 
         // Listening again (a second later): the cache is back on and still fresh.
         await vi.waitFor(async () => expect((await listeners()).rows).toHaveLength(1), { timeout: 5000 });
-        expect(env.container.services.generation.gallery.enabled).toBe(true);
+        expect(env.container.services.images.gallery.enabled).toBe(true);
         await listed(carol);
         const heard = await insertElsewhere(carol.userId);
         await vi.waitFor(async () => expect((await listed(carol)).map((i) => i.id)).toContain(heard), {

@@ -1,7 +1,5 @@
-import { and, like, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { authRateLimits } from '../../db/schema/index.ts';
-import { countHitInWindow } from './window-counter.ts';
+import { countHitInWindow, deleteCountersStartedBefore } from './rate-limits.repository.ts';
 
 /** What @fastify/rate-limit expects of a store: `incr` reports the count in the window and the ms left. */
 export interface RateLimitStore {
@@ -27,16 +25,9 @@ const KEEP_MS = 86_400_000;
 export function pgRateLimitStore(db: Database): new () => RateLimitStore {
   let hits = 0;
   async function incr(key: string, timeWindow: number): Promise<{ current: number; ttl: number }> {
-    const row = await countHitInWindow(db, PREFIX + key, timeWindow, sql`now()`);
+    const row = await countHitInWindow(db, PREFIX + key, timeWindow, 'database');
     if (++hits % CLEANUP_EVERY === 0) {
-      await db
-        .delete(authRateLimits)
-        .where(
-          and(
-            like(authRateLimits.key, `${PREFIX}%`),
-            lt(authRateLimits.windowStart, new Date(Date.now() - KEEP_MS)),
-          ),
-        );
+      await deleteCountersStartedBefore(db, new Date(Date.now() - KEEP_MS), PREFIX);
     }
     return { current: row.count, ttl: Math.max(0, row.windowStart + timeWindow - row.now) };
   }

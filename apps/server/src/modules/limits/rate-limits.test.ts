@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, type TestEnv, useTestEnv } from '../../../test/harness.ts';
 import { balanceOf, signedInClient, type Client } from '../../../test/support/api.ts';
 import { images } from '../../db/schema/index.ts';
 import { multipartForm, photo } from '../uploads/uploads.test-helpers.ts';
@@ -42,20 +42,15 @@ function expectLimited(res: LightMyRequestResponse) {
 }
 
 describe(`product API rate limits on ${testDb}`, () => {
-  let env: TestEnv;
-
-  beforeAll(async () => {
-    env = await startTestEnv({
-      workers: false,
-      env: {
-        TRUST_PROXY: '1',
-        RATE_LIMIT_WRITE_PER_MINUTE: '3',
-        RATE_LIMIT_IP_WRITE_PER_MINUTE: '5',
-        RATE_LIMIT_PREVIEW_PER_MINUTE: '2',
-      },
-    });
+  const env = useTestEnv({
+    workers: false,
+    env: {
+      TRUST_PROXY: '1',
+      RATE_LIMIT_WRITE_PER_MINUTE: '3',
+      RATE_LIMIT_IP_WRITE_PER_MINUTE: '5',
+      RATE_LIMIT_PREVIEW_PER_MINUTE: '2',
+    },
   });
-  afterAll(() => env.close());
 
   it('refuses a person’s writes over the per-minute limit with 429 and Retry-After, charging nothing', async () => {
     const alice = await signedInClient(env, 'alice');

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, like, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { authRateLimits } from '../../db/schema/index.ts';
+import { deleteCounters, takeSlotUnderPrefix, touchCounter } from './rate-limits.repository.ts';
 
 /** A slot not refreshed for this long belongs to a process that died; it no longer counts. */
 export const STREAM_SLOT_STALE_MS = 60_000;
@@ -23,29 +22,16 @@ export class StreamSlots {
   /** A slot id, or null when the person already has `maxPerUser` streams open. */
   async acquire(userId: string): Promise<string | null> {
     const prefix = keyPrefix(userId);
-    return this.db.transaction(async (tx) => {
-      // One person's opens are serialised (across processes), so two at once cannot both take the last slot.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${prefix}))`);
-      const staleBefore = new Date(Date.now() - STREAM_SLOT_STALE_MS);
-      await tx
-        .delete(authRateLimits)
-        .where(and(like(authRateLimits.key, `${prefix}%`), lt(authRateLimits.windowStart, staleBefore)));
-      const [open] = await tx
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(authRateLimits)
-        .where(like(authRateLimits.key, `${prefix}%`));
-      if ((open?.n ?? 0) >= this.maxPerUser) return null;
-      const slot = `${prefix}${randomUUID()}`;
-      await tx.insert(authRateLimits).values({ key: slot, windowStart: new Date(), count: 1 });
-      return slot;
-    });
+    const slot = `${prefix}${randomUUID()}`;
+    const staleBefore = new Date(Date.now() - STREAM_SLOT_STALE_MS);
+    return (await takeSlotUnderPrefix(this.db, prefix, slot, this.maxPerUser, staleBefore)) ? slot : null;
   }
 
   async heartbeat(slot: string): Promise<void> {
-    await this.db.update(authRateLimits).set({ windowStart: new Date() }).where(eq(authRateLimits.key, slot));
+    await touchCounter(this.db, slot, new Date());
   }
 
   async release(slot: string): Promise<void> {
-    await this.db.delete(authRateLimits).where(eq(authRateLimits.key, slot));
+    await deleteCounters(this.db, [slot]);
   }
 }

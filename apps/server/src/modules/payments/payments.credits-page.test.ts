@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { balanceOf, signedInClient, waitForJob, type Client } from '../../../test/support/api.ts';
 import { payments } from '../../db/schema/index.ts';
 import { excerpt } from '../credits/credit-history.ts';
 
 /** The Credits page's server side: abandoned checkouts expire, billing explains itself, history in words. */
 describe(`credits page: checkout expiry, billing portal status, readable history on ${testDb}`, () => {
-  let env: TestEnv;
-
-  beforeAll(async () => {
-    env = await startTestEnv({ env: { WELCOME_CREDITS: '50', WEB_URL: 'http://web.test' } });
-  });
-  afterAll(() => env.close());
+  const env = useTestEnv({ env: { WELCOME_CREDITS: '50', WEB_URL: 'http://web.test' } });
 
   async function purchase(client: Client, packageId = 'starter') {
     const res = await client.call('POST', '/api/credits/purchase', { package_id: packageId });

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { signedInClient, type Client } from '../../../test/support/api.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 
 describe(`development checkout, packages, history and reviews on ${testDb}`, () => {
-  let env: TestEnv;
-
-  beforeAll(async () => {
-    env = await startTestEnv({
-      workers: false,
-      env: { WELCOME_CREDITS: '50', WEB_URL: 'http://web.test' },
-    });
+  const env = useTestEnv({
+    workers: false,
+    env: { WELCOME_CREDITS: '50', WEB_URL: 'http://web.test' },
   });
-  afterAll(() => env.close());
 
   const balance = async (c: Client) => (await c.call('GET', '/api/credits/balance')).json().balance as number;
 

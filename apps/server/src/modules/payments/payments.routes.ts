@@ -1,7 +1,13 @@
 import { contracts } from '@lumina/contracts';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.ts';
-import { toPaymentView } from './payments.mapper.ts';
+import {
+  toCheckoutView,
+  toDevCheckoutView,
+  toDevRedirectView,
+  toPaymentView,
+  toProcessResultView,
+} from './payments.mapper.ts';
 import type { PaymentsService } from './payments.service.ts';
 
 /** Purchases, the success-page confirmation, the billing portal, the Stripe webhook and the dev checkout. */
@@ -21,8 +27,7 @@ export async function paymentsRoutes(app: FastifyInstance, payments: PaymentsSer
     app,
     contracts.purchaseCredits,
     async ({ user, body }) => {
-      const { url, sessionId } = await payments.startCheckout(user.id, { packageId: body.package_id });
-      return { url, session_id: sessionId };
+      return toCheckoutView(await payments.startCheckout(user.id, { packageId: body.package_id }));
     },
     auth,
   );
@@ -31,12 +36,12 @@ export async function paymentsRoutes(app: FastifyInstance, payments: PaymentsSer
     app,
     contracts.createCheckoutSession,
     async ({ user, body }) => {
-      const { url, sessionId } = await payments.startCheckout(user.id, {
+      const checkout = await payments.startCheckout(user.id, {
         packageId: body.package_id,
         successUrl: body.success_url,
         cancelUrl: body.cancel_url,
       });
-      return { url, session_id: sessionId };
+      return toCheckoutView(checkout);
     },
     auth,
   );
@@ -45,8 +50,7 @@ export async function paymentsRoutes(app: FastifyInstance, payments: PaymentsSer
     app,
     contracts.processPayment,
     async ({ user, body }) => {
-      const result = await payments.processPayment(user.id, body.session_id);
-      return { status: result.status, credits_added: result.creditsAdded, balance: result.balance };
+      return toProcessResultView(await payments.processPayment(user.id, body.session_id));
     },
     auth,
   );
@@ -79,18 +83,7 @@ export async function paymentsRoutes(app: FastifyInstance, payments: PaymentsSer
       app,
       contracts.devCheckoutSession,
       async ({ user, params }) => {
-        const p = await payments.devSession(user.id, params.session_id);
-        return {
-          session_id: p.stripeSessionId,
-          package_id: p.packageId,
-          package_name: p.packageName,
-          credits: p.credits,
-          amount_cents: p.amountCents,
-          currency: p.currency,
-          status: p.status,
-          success_url: p.successUrl.replace('{CHECKOUT_SESSION_ID}', p.stripeSessionId),
-          cancel_url: p.cancelUrl,
-        };
+        return toDevCheckoutView(await payments.devSession(user.id, params.session_id));
       },
       auth,
     );
@@ -98,8 +91,7 @@ export async function paymentsRoutes(app: FastifyInstance, payments: PaymentsSer
       app,
       contracts.devCheckoutComplete,
       async ({ user, params }) => {
-        const r = await payments.devComplete(user.id, params.session_id);
-        return { status: r.status, redirect_url: r.redirectUrl };
+        return toDevRedirectView(await payments.devComplete(user.id, params.session_id));
       },
       auth,
     );
@@ -107,8 +99,7 @@ export async function paymentsRoutes(app: FastifyInstance, payments: PaymentsSer
       app,
       contracts.devCheckoutCancel,
       async ({ user, params }) => {
-        const r = await payments.devCancel(user.id, params.session_id);
-        return { status: r.status, redirect_url: r.redirectUrl };
+        return toDevRedirectView(await payments.devCancel(user.id, params.session_id));
       },
       auth,
     );

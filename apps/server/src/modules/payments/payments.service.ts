@@ -119,14 +119,18 @@ export class PaymentsService {
     );
     const customerId = await this.ensureCustomer(userId);
     const paymentId = randomUUID();
-    const session = await this.deps.gateway.createCheckoutSession({
-      paymentId,
-      userId,
+    // What is bought, as the gateway shows it and as the payment records it.
+    const purchase = {
       packageId: pkg.id,
       packageName: pkg.name,
       credits: pkg.credits,
       amountCents: pkg.priceCents,
       currency: pkg.currency,
+    };
+    const session = await this.deps.gateway.createCheckoutSession({
+      paymentId,
+      userId,
+      ...purchase,
       stripePriceId: pkg.stripePriceId,
       customerId,
       successUrl,
@@ -136,11 +140,7 @@ export class PaymentsService {
     await repo.insertPayment(this.deps.db, {
       id: paymentId,
       userId,
-      packageId: pkg.id,
-      packageName: pkg.name,
-      credits: pkg.credits,
-      amountCents: pkg.priceCents,
-      currency: pkg.currency,
+      ...purchase,
       stripeSessionId: session.id,
       stripeCustomerId: customerId,
       successUrl,

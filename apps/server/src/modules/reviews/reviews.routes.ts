@@ -1,6 +1,7 @@
 import { contracts } from '@lumina/contracts';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.ts';
+import { toPendingReview, toReviewSummary, toReviewView } from './reviews.mapper.ts';
 import type { ReviewsService } from './reviews.service.ts';
 
 export function reviewsRoutes(app: FastifyInstance, reviews: ReviewsService): void {
@@ -9,12 +10,7 @@ export function reviewsRoutes(app: FastifyInstance, reviews: ReviewsService): vo
     app,
     contracts.pendingReviews,
     async ({ user }) => ({
-      pending: (await reviews.pending(user.id)).map((p) => ({
-        payment_id: p.paymentId,
-        product_id: p.productId,
-        package_name: p.packageName,
-        paid_at: p.paidAt.toISOString(),
-      })),
+      pending: (await reviews.pending(user.id)).map(toPendingReview),
     }),
     auth,
   );
@@ -23,29 +19,18 @@ export function reviewsRoutes(app: FastifyInstance, reviews: ReviewsService): vo
     app,
     contracts.createReview,
     async ({ user, body }) => {
-      const r = await reviews.create(user.id, {
+      const review = await reviews.create(user.id, {
         paymentId: body.payment_id,
         productId: body.product_id,
         rating: body.rating,
         comment: body.comment,
       });
-      return {
-        id: r.id,
-        payment_id: r.paymentId,
-        product_id: r.productId,
-        rating: r.rating,
-        comment: r.comment,
-        created_at: r.createdAt.toISOString(),
-      };
+      return toReviewView(review);
     },
     auth,
   );
 
   route(app, contracts.reviewSummary, async () => ({
-    products: (await reviews.summary()).map((s) => ({
-      product_id: s.productId,
-      average: s.average,
-      count: s.count,
-    })),
+    products: (await reviews.summary()).map(toReviewSummary),
   }));
 }

@@ -3,6 +3,7 @@ import { contracts, type LegalPage } from '@lumina/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { route } from '../../http/route.ts';
+import { toLegalDocumentView, toPublicConfig } from './site.mapper.ts';
 
 const DEFAULTS: Record<LegalPage, URL> = {
   terms: new URL('./defaults/terms.md', import.meta.url),
@@ -45,16 +46,13 @@ export function siteRoutes(
   config: Config,
   legal: LegalTexts = loadLegalTexts(config),
 ): void {
-  const analytics = config.analytics
-    ? { posthog_key: config.analytics.key, posthog_host: config.analytics.host }
-    : null;
+  const publicConfig = toPublicConfig(config.analytics);
   route(app, contracts.publicConfig, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=60');
-    return { analytics };
+    return publicConfig;
   });
   route(app, contracts.legalDocument, async ({ params }, reply) => {
     reply.header('cache-control', 'public, max-age=300');
-    const text = legal[params.page];
-    return { page: params.page, markdown: text.markdown, is_default: text.isDefault };
+    return toLegalDocumentView(params.page, legal[params.page]);
   });
 }

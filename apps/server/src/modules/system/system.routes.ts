@@ -2,6 +2,7 @@ import { contracts } from '@lumina/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { route } from '../../http/route.ts';
+import { toReadinessView } from './system.mapper.ts';
 
 /** Liveness and readiness for load balancers and orchestrators. */
 export function systemRoutes(app: FastifyInstance, { database, queue, storage }: Container): void {
@@ -16,11 +17,8 @@ export function systemRoutes(app: FastifyInstance, { database, queue, storage }:
         () => false,
       ),
     ]);
-    const ready = db && q && files;
-    if (!ready) reply.code(503);
-    return {
-      status: ready ? ('ready' as const) : ('not_ready' as const),
-      checks: { database: db, queue: q, storage: files },
-    };
+    const view = toReadinessView({ database: db, queue: q, storage: files });
+    if (view.status !== 'ready') reply.code(503);
+    return view;
   });
 }

@@ -1,22 +1,20 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { imageFavorites, images, jobs, videos, type JobRow, type VideoRow } from '../../db/schema/index.ts';
+import { images, jobs, videos, type JobRow, type VideoRow } from '../../db/schema/index.ts';
 import type { Cursor } from '../../http/page-cursor.ts';
-import type { ImageWithFavorite } from '../images/images.repository.ts';
+import { favoriteOf, type ImageWithFavorite } from '../images/images.repository.ts';
 
 /** Drizzle queries for a person's Studio runs; every one is scoped to the owner's id. */
-
-export const TOOL_KINDS = ['edit', 'copy_style', 'product_holding', 'upscale', 'animate'] as const;
 
 /** One page of the owner's tool jobs, newest first (keyset on created_at, id: jobs_user_created_idx). */
 export async function listToolJobs(
   db: DbOrTx,
   userId: string,
-  filter: { tool?: string; cursor?: Cursor; limit: number },
+  filter: { kinds: readonly string[]; tool?: string; cursor?: Cursor; limit: number },
 ): Promise<JobRow[]> {
   const conditions: SQL[] = [
     eq(jobs.userId, userId),
-    filter.tool ? eq(jobs.kind, filter.tool) : inArray(jobs.kind, [...TOOL_KINDS]),
+    filter.tool ? eq(jobs.kind, filter.tool) : inArray(jobs.kind, [...filter.kinds]),
   ];
   // Job times have microseconds and page cursors carry milliseconds: order and compare on the
   // millisecond so a page boundary inside one millisecond neither skips nor repeats a run.
@@ -32,23 +30,6 @@ export async function listToolJobs(
     .where(and(...conditions))
     .orderBy(sql`${at} desc`, sql`${jobs.id} desc`)
     .limit(filter.limit);
-}
-
-const favoriteOf = (userId: string) =>
-  sql<boolean>`exists (select 1 from ${imageFavorites} where ${imageFavorites.imageId} = ${images.id} and ${imageFavorites.userId} = ${userId})`;
-
-/** The owner's images among `ids` (another person's image is simply not returned). */
-export async function ownImagesByIds(
-  db: DbOrTx,
-  userId: string,
-  ids: string[],
-): Promise<ImageWithFavorite[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select({ image: images, isFavorite: favoriteOf(userId) })
-    .from(images)
-    .where(and(eq(images.userId, userId), inArray(images.id, ids)));
-  return rows.map((r) => ({ ...r.image, isFavorite: Boolean(r.isFavorite) }));
 }
 
 /** The owner's images made by each of `jobIds`, oldest first. */

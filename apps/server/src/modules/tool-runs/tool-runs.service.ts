@@ -1,10 +1,11 @@
-import type { ImageView, ToolRunView } from '@lumina/contracts';
+import { TOOLS, type ImageView, type ToolRunView } from '@lumina/contracts';
 import type { UrlSigner } from '../../adapters/storage/signed-url-cache.ts';
 import type { Database } from '../../db/client.ts';
 import { decodeCursor, encodeCursor } from '../../http/page-cursor.ts';
 import { toImageView } from '../images/images.mapper.ts';
+import { ownImagesByIds } from '../images/images.repository.ts';
 import type { ToolJobInput } from '../tools/tool-recipe.ts';
-import type { VideosService } from '../tools/videos.service.ts';
+import type { VideosService } from '../videos/videos.service.ts';
 import { toToolRunView } from './tool-runs.mapper.ts';
 import * as repo from './tool-runs.repository.ts';
 
@@ -27,6 +28,7 @@ export class ToolRunsService {
   ): Promise<{ items: ToolRunView[]; next_cursor: string | null }> {
     const { db, urls, videos } = this.deps;
     const rows = await repo.listToolJobs(db, userId, {
+      kinds: TOOLS,
       tool: query.tool,
       cursor: decodeCursor(query.cursor),
       limit: query.limit + 1,
@@ -37,7 +39,7 @@ export class ToolRunsService {
       ...new Set(page.flatMap((j) => (j.input as unknown as ToolJobInput).sourceImageIds ?? [])),
     ];
     const [sourceRows, outputRows, videoRows] = await Promise.all([
-      repo.ownImagesByIds(db, userId, sourceIds),
+      ownImagesByIds(db, userId, sourceIds),
       repo.ownImagesByJobs(db, userId, jobIds),
       repo.ownVideosByJobs(db, userId, jobIds),
     ]);
@@ -48,10 +50,11 @@ export class ToolRunsService {
     for (const row of outputRows) {
       outputs.set(row.jobId!, [...(outputs.get(row.jobId!) ?? []), await view(row)]);
     }
-    const animateJobs = page.filter((j) => j.kind === 'animate');
+    const videoOf = new Map(videoRows.map((v) => [v.jobId, v]));
+    const videoJobs = page.filter((j) => videoOf.has(j.id));
     const videoViews = await videos.views(
       userId,
-      animateJobs.map((job) => ({ job, video: videoRows.find((v) => v.jobId === job.id) ?? null })),
+      videoJobs.map((job) => ({ job, video: videoOf.get(job.id)! })),
     );
     const last = page.at(-1);
     return {
@@ -61,10 +64,7 @@ export class ToolRunsService {
             (id) => sources.get(id) ?? null,
           ),
           outputs: outputs.get(job.id) ?? [],
-          video:
-            job.kind === 'animate' && videoRows.some((v) => v.jobId === job.id)
-              ? (videoViews[animateJobs.indexOf(job)] ?? null)
-              : null,
+          video: videoOf.has(job.id) ? (videoViews[videoJobs.indexOf(job)] ?? null) : null,
         }),
       ),
       next_cursor: rows.length > query.limit && last ? encodeCursor(last.createdAt, last.id) : null,

@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch, type Response } from 'undici';
 import { AppError } from '../../errors.ts';
-import type { IncomingFile } from './tools.service.ts';
+import type { IncomingFile } from '../uploads/multipart.ts';
 
 /**
  * Fetches an image a person pointed us at (edit_image's image_url) so it can be stored like an upload.

@@ -1,4 +1,5 @@
-import type { Tool, ToolRecipe } from '@lumina/contracts';
+import { Tool, type ToolRecipe } from '@lumina/contracts';
+import { z } from 'zod';
 
 /**
  * What a tool job stores in `jobs.input`: everything needed to run it again (the sources by image id,
@@ -19,6 +20,22 @@ export interface ToolJobInput {
   height: number | null;
   durationSeconds: number | null;
 }
+
+/** `ToolJobInput` as a schema: what a tool job's `jobs.input` must hold. */
+export const ToolJobInput = z.object({
+  tool: Tool,
+  sourceImageIds: z.array(z.uuid()),
+  seed: z.int(),
+  prompt: z.string().nullable(),
+  negativePrompt: z.string().nullable(),
+  description: z.string().nullable(),
+  strength: z.number().nullable(),
+  factor: z.union([z.literal(2), z.literal(4)]).nullable(),
+  aspectRatio: z.string().nullable(),
+  width: z.int().nullable(),
+  height: z.int().nullable(),
+  durationSeconds: z.number().nullable(),
+});
 
 /** The recipe as the API shows it on each output (snake_case, only what applies). */
 export function wireRecipe(input: ToolJobInput): ToolRecipe {

@@ -1,39 +1,20 @@
 import { randomInt } from 'node:crypto';
-import { SEED_MAX, type Tool } from '@lumina/contracts';
-import { and, eq, inArray } from 'drizzle-orm';
-import {
-  toolCost,
-  type ToolModelEntry,
-  type ToolRegistry,
-} from '../../adapters/providers/tools-catalogue.ts';
+import { creditsFor, SEED_MAX, type Tool } from '@lumina/contracts';
 import type { Database, DbOrTx } from '../../db/client.ts';
-import { images } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
-import type { GenerationService } from '../generation/generation.service.ts';
-import type { ToolJobInput } from './tool-recipe.ts';
-
+import type { JobsService } from '../jobs/jobs.service.ts';
+import type { ModelCatalogue } from '../models/model-catalogue.ts';
 import type { IncomingFile } from '../uploads/multipart.ts';
-
-export type { IncomingFile };
-
-/** One input of a tool: an image the person already has, or a new upload under a form field name. */
-export type ToolSource = { imageId: string } | { file: IncomingFile; field: string };
+import type { ToolRun } from './tool-definition.ts';
+import type { ToolJobInput } from './tool-recipe.ts';
+import { toToolInfo } from './tools.mapper.ts';
+import { ownedImageSizes } from './tools.repository.ts';
 
 /** The upload pipeline, as the tools use it (modules/uploads): check and store, then commit or discard. */
 export interface UploadStore<P extends { id: string }> {
   prepare(userId: string, file: IncomingFile, field: string): Promise<P>;
   insert(tx: DbOrTx, userId: string, prepared: P[]): Promise<void>;
   discard(prepared: P[]): Promise<void>;
-}
-
-export interface ToolRun {
-  tool: Tool;
-  model?: string;
-  sources: ToolSource[];
-  seed?: number;
-  settings: Omit<ToolJobInput, 'tool' | 'sourceImageIds' | 'seed'>;
-  /** Checks the chosen existing images (sizes…) before anything is stored or charged; throws AppError. */
-  check?: (images: Array<{ id: string; width: number; height: number }>) => void;
 }
 
 /**
@@ -47,8 +28,8 @@ export class ToolsService<P extends { id: string }> {
     private readonly deps: {
       db: Database;
       /** Starts the job: charge, row and queue entry in one transaction. */
-      jobs: Pick<GenerationService, 'enqueue'>;
-      registry: ToolRegistry;
+      jobs: Pick<JobsService, 'enqueue'>;
+      registry: ModelCatalogue;
       uploads: UploadStore<P>;
     },
   ) {}
@@ -81,7 +62,9 @@ export class ToolsService<P extends { id: string }> {
       seed: run.seed ?? randomInt(0, SEED_MAX + 1),
       ...run.settings,
     };
-    const cost = toolCost(model, {
+    const cost = creditsFor({
+      capability: run.tool,
+      creditCost: model.creditCost,
       factor: input.factor ?? undefined,
       durationSeconds: input.durationSeconds ?? undefined,
     });
@@ -109,11 +92,7 @@ export class ToolsService<P extends { id: string }> {
 
   /** Every id must be one of the person's own images; another person's answers exactly like a missing one. */
   private async ownedImages(userId: string, ids: string[]) {
-    if (ids.length === 0) return [];
-    const rows = await this.deps.db
-      .select({ id: images.id, width: images.width, height: images.height })
-      .from(images)
-      .where(and(eq(images.userId, userId), inArray(images.id, ids)));
+    const rows = await ownedImageSizes(this.deps.db, userId, ids);
     const missing = ids.find((id) => !rows.some((r) => r.id === id));
     if (missing) throw new AppError('NOT_FOUND', `The image ${missing} was not found in your gallery.`);
     return rows;
@@ -121,23 +100,6 @@ export class ToolsService<P extends { id: string }> {
 
   /** The tools, their models and the pricing, for GET /api/tools. */
   catalogue(tools: readonly Tool[]) {
-    const { registry } = this.deps;
-    return tools.map((tool) => ({
-      tool,
-      default_model: registry.defaultModel(tool)?.id ?? null,
-      models: registry.list(tool).map((m) => toolModelInfo(m, m.available, m.unavailableReason)),
-    }));
+    return tools.map((tool) => toToolInfo(tool, this.deps.registry));
   }
-}
-
-export function toolModelInfo(m: ToolModelEntry, available: boolean, reason: string | null) {
-  return {
-    id: m.id,
-    display_name: m.displayName,
-    description: m.description,
-    provider: m.provider,
-    available,
-    unavailable_reason: reason,
-    credit_cost: m.creditCost,
-  };
 }

@@ -459,7 +459,7 @@ describe(`a failing image tool on ${testDb}`, { timeout: 120_000 }, () => {
   beforeAll(async () => {
     env = await startTestEnv({
       env: { WELCOME_CREDITS: '10' },
-      inject: { toolAdapters: { local: failing } },
+      inject: { adapters: { local: { tools: failing } } },
     });
   });
   afterAll(() => env?.close());

@@ -7,7 +7,7 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 // sharp's process-wide settings (one libvips thread per operation, no cache) live there.
 import '../../adapters/media/media.ts';
-import { withDecodeSlot } from '../../adapters/media/decode-slots.ts';
+import { DecodeSlotsBusyError, withDecodeSlot } from '../../adapters/media/decode-slots.ts';
 import { AppError } from '../../errors.ts';
 import { convertHeic, HeicTooLargeError, type ConvertedHeic } from './heic.ts';
 import { stripJpegMetadata } from './jpeg-markers.ts';
@@ -203,13 +203,25 @@ async function passThroughJpeg(bytes: Buffer, source: Source) {
   return { bytes: stripped, width: source.width, height: source.height };
 }
 
+/** A decode slot for a request: a full queue answers 503 with Retry-After rather than waiting. */
+function withUploadDecodeSlot<T>(decode: () => Promise<T>): Promise<T> {
+  return withDecodeSlot(decode).catch((error: unknown) => {
+    if (error instanceof DecodeSlotsBusyError) {
+      throw new AppError('SERVICE_UNAVAILABLE', error.message, {
+        retryAfterSeconds: error.retryAfterSeconds,
+      });
+    }
+    throw error;
+  });
+}
+
 /**
  * Checks and normalises an upload. Throws AppError('VALIDATION_FAILED') with a sentence for a person:
  * not an image we accept, damaged or cut short, or over its format's pixel limit; or
  * AppError('SERVICE_UNAVAILABLE') when too many images are already waiting to be decoded.
  */
 export function normaliseUpload(bytes: Buffer, options: NormaliseOptions): Promise<NormalisedImage> {
-  return withDecodeSlot(() => normalise(bytes, options));
+  return withUploadDecodeSlot(() => normalise(bytes, options));
 }
 
 async function normalise(bytes: Buffer, options: NormaliseOptions): Promise<NormalisedImage> {
@@ -249,7 +261,7 @@ async function normalise(bytes: Buffer, options: NormaliseOptions): Promise<Norm
  */
 export function previewJpeg(bytes: Buffer, options: PixelLimits & { maxSide?: number }): Promise<Buffer> {
   const side = options.maxSide ?? PREVIEW_MAX_SIDE;
-  return withDecodeSlot(async () => {
+  return withUploadDecodeSlot(async () => {
     const source = await open(bytes, options);
     return decoding(source, () =>
       source

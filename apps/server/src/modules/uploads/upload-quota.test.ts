@@ -1,19 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
 import { balanceOf, signedInClient, type Client } from '../../../test/support/api.ts';
 import { images } from '../../db/schema/index.ts';
-import { multipartForm, photo, type FormPart } from './uploads.test-helpers.ts';
-
-function filesOf(env: TestEnv, userId: string): string[] {
-  const dir = path.join(env.config.dataDir, 'files', 'users', userId);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
-}
+import { multipartForm, photo, type FormPart, filesOf } from './uploads.test-helpers.ts';
 
 describe(`upload storage quota on ${testDb}`, () => {
   let env: TestEnv;

@@ -24,7 +24,7 @@ function theFile(form: Pick<MultipartForm, 'files'>) {
   return file;
 }
 
-/** Uploading an image to the gallery, and previews of uploads a browser cannot show (spec section 7). */
+/** Uploading an image to the gallery, and previews of uploads a browser cannot show (docs/spec/SPEC.md §7). */
 export function uploadsRoutes(app: FastifyInstance, deps: UploadRouteDeps): void {
   const auth = { preHandler: app.requireUser };
   const form = (request: Parameters<typeof readForm>[0]) => readForm(request, UploadForm, deps.maxBytes);

@@ -8,7 +8,8 @@ import { deleteImageFiles, imageKeys, type StoredImageFiles } from '../images/im
 import { findImage, insertImages, type ImageWithFavorite } from '../images/images.repository.ts';
 import type { IncomingFile } from './multipart.ts';
 import { DAMAGED, normaliseUpload } from './normalise.ts';
-import { checkUploadQuota, lockUploadQuota } from './upload-quota.ts';
+import { checkUploadQuota } from './upload-quota.ts';
+import { lockUploadQuota } from './uploads.repository.ts';
 
 /** An upload checked, normalised and written to storage, but not yet an image row. */
 export interface PreparedUpload {

@@ -3,9 +3,10 @@
  * sizes do not matter here), except HEIC, which sharp cannot encode: that one is a committed fixture.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { TestEnv } from '../../../test/harness.ts';
 
 export const HEIC_FIXTURE = path.resolve(import.meta.dirname, '../../../test/fixtures/uploads/photo.heic');
 /** 160×120, left half red (220,30,30), right half blue (30,60,220); HEVC-coded (made with heif-enc). */
@@ -161,4 +162,13 @@ export function multipartForm(parts: FormPart[]): { payload: Buffer; headers: Re
     payload: Buffer.concat(chunks),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** Every file a person has in storage (disk storage in tests), relative to their folder. */
+export function filesOf(env: TestEnv, userId: string): string[] {
+  const dir = path.join(env.config.dataDir, 'files', 'users', userId);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }

@@ -1,11 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
-import { signedInClient, type Client } from '../../../test/support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { testDb, type TestEnv, useTestEnv } from '../../../test/harness.ts';
+import { signedInClient, type Client, useSignedIn } from '../../../test/support/api.ts';
 import { images } from '../../db/schema/index.ts';
 import { DAMAGED, NOT_AN_IMAGE } from './normalise.ts';
 import {
@@ -20,16 +18,8 @@ import {
   sidewaysJpegWithGps,
   transparentPng,
   type FormPart,
+  filesOf,
 } from './uploads.test-helpers.ts';
-
-/** Every file a person has in storage (disk storage in tests), relative to their folder. */
-function filesOf(env: TestEnv, userId: string): string[] {
-  const dir = path.join(env.config.dataDir, 'files', 'users', userId);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
-}
 
 const rowsOf = (env: TestEnv, userId: string) =>
   env.container.database.db.select().from(images).where(eq(images.userId, userId));
@@ -58,16 +48,9 @@ const file = (data: Buffer | string, filename = 'photo.jpg', contentType = 'imag
 });
 
 describe(`uploads on ${testDb}`, () => {
-  let env: TestEnv;
-  let alice: Client;
-  let bob: Client;
-
-  beforeAll(async () => {
-    env = await startTestEnv({ workers: false });
-    alice = await signedInClient(env, 'alice');
-    bob = await signedInClient(env, 'bob');
-  });
-  afterAll(() => env.close());
+  const env = useTestEnv({ workers: false });
+  const alice = useSignedIn(env, 'alice');
+  const bob = useSignedIn(env, 'bob');
 
   it.each([
     ['jpeg', 'holiday.jpg', 'image/jpeg'],
@@ -281,14 +264,8 @@ describe(`uploads on ${testDb}`, () => {
 });
 
 describe(`upload size limit on ${testDb}`, () => {
-  let env: TestEnv;
-  let frank: Client;
-
-  beforeAll(async () => {
-    env = await startTestEnv({ workers: false, listen: true, env: { UPLOAD_MAX_BYTES: String(64 * 1024) } });
-    frank = await signedInClient(env, 'frank');
-  });
-  afterAll(() => env.close());
+  const env = useTestEnv({ workers: false, listen: true, env: { UPLOAD_MAX_BYTES: String(64 * 1024) } });
+  const frank = useSignedIn(env, 'frank');
 
   it('refuses a file over the limit with 413 and stores nothing', async () => {
     const big = await sharp({

@@ -1,6 +1,6 @@
 import type { AuthLoginMethodRow, UserRow } from '../../db/schema/index.ts';
 
-/** The FDI 4.x `user` object (CONTRACT §3). `loginMethods` must be present or the prebuilt UI crashes. */
+/** The FDI 4.x `user` object (docs/reference/supertokens-fdi/CONTRACT.md §3). `loginMethods` must be present or the prebuilt UI crashes. */
 export interface FdiUser {
   id: string;
   isPrimaryUser: boolean;
@@ -54,4 +54,15 @@ function toFdiLoginMethod(m: AuthLoginMethodRow): FdiLoginMethod {
       ? { thirdParty: { id: m.thirdPartyId, userId: m.thirdPartyUserId } }
       : {}),
   };
+}
+
+/** The signed-in person's profile (`GET /api/user`): the email they sign in with, and whether they operate the site. */
+export interface ProfileView {
+  id: string;
+  email: string | null;
+  is_operator: boolean;
+}
+
+export function toProfileView(user: UserRow, email: string | null, isOperator: boolean): ProfileView {
+  return { id: user.id, email, is_operator: isOperator };
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, DbOrTx } from '../../db/client.ts';
+import type { Database, DbOrTx, Tx } from '../../db/client.ts';
 import type { AuthLoginMethodRow, UserRow } from '../../db/schema/index.ts';
 import { notFound } from '../../errors.ts';
-import type { Clock } from '../auth/clock.ts';
-import { toFdiUser, type FdiUser } from './users.mapper.ts';
+import type { Clock } from '../../clock.ts';
+import { toFdiUser, toProfileView, type FdiUser, type ProfileView } from './users.mapper.ts';
 import * as repo from './users.repository.ts';
 
 export interface SignInResult {
@@ -32,14 +32,14 @@ export class UserDirectory {
   }
 
   /** The product's view of a user: `{ id, email, is_operator }`. */
-  async profile(userId: string): Promise<{ id: string; email: string | null; is_operator: boolean }> {
+  async profile(userId: string): Promise<ProfileView> {
     const user = await repo.findUser(this.db, userId);
     if (!user) throw notFound('The user');
     const email =
       user.email ?? (await repo.loginMethodsOf(this.db, userId)).find((m) => m.email)?.email ?? null;
     // An operator is named by the email the account signs in with (images.service.ts decides the same way).
     const isOperator = email !== null && this.adminEmails.includes(email.toLowerCase());
-    return { id: user.id, email, is_operator: isOperator };
+    return toProfileView(user, email, isOperator);
   }
 
   async passwordlessMethod(contact: { email?: string; phoneNumber?: string }) {
@@ -56,39 +56,31 @@ export class UserDirectory {
     contact: { email?: string; phoneNumber?: string },
     options: { linkToUserId?: string } = {},
   ): Promise<SignInResult> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.db.transaction(async (tx) => {
-          const existing = await repo.findPasswordlessMethod(tx, contact);
-          if (existing) {
-            await repo.addTenantToLoginMethod(tx, existing.id, tenantId);
-            if (!existing.verified) await repo.setLoginMethodVerified(tx, existing.id);
-            return this.result(tx, existing.userId, existing.id, false, false);
-          }
-          let user: UserRow | undefined;
-          if (options.linkToUserId) user = await repo.findUser(tx, options.linkToUserId);
-          else if (contact.email) user = await repo.findUserByEmail(tx, contact.email);
-          const isNewUser = !user;
-          const id = randomUUID();
-          user ??= await repo.insertUser(tx, { id, email: contact.email ?? null });
-          const method = await repo.insertLoginMethod(tx, {
-            id: isNewUser ? user.id : id,
-            userId: user.id,
-            recipeId: 'passwordless',
-            email: contact.email ?? null,
-            phoneNumber: contact.phoneNumber ?? null,
-            verified: true,
-            tenantIds: [tenantId],
-            createdAt: new Date(this.clock.now()),
-          });
-          return this.result(tx, user.id, method.id, true, isNewUser);
-        });
-      } catch (err) {
-        // Two first sign-ins of the same address at once: the loser retries and finds the winner's row.
-        if (attempt < 2 && isUniqueViolation(err)) continue;
-        throw err;
+    return this.signUpTransaction(async (tx) => {
+      const existing = await repo.findPasswordlessMethod(tx, contact);
+      if (existing) {
+        await repo.addTenantToLoginMethod(tx, existing.id, tenantId);
+        if (!existing.verified) await repo.setLoginMethodVerified(tx, existing.id);
+        return this.result(tx, existing.userId, existing.id, false, false);
       }
-    }
+      let user: UserRow | undefined;
+      if (options.linkToUserId) user = await repo.findUser(tx, options.linkToUserId);
+      else if (contact.email) user = await repo.findUserByEmail(tx, contact.email);
+      const isNewUser = !user;
+      const id = randomUUID();
+      user ??= await repo.insertUser(tx, { id, email: contact.email ?? null });
+      const method = await repo.insertLoginMethod(tx, {
+        id: isNewUser ? user.id : id,
+        userId: user.id,
+        recipeId: 'passwordless',
+        email: contact.email ?? null,
+        phoneNumber: contact.phoneNumber ?? null,
+        verified: true,
+        tenantIds: [tenantId],
+        createdAt: new Date(this.clock.now()),
+      });
+      return this.result(tx, user.id, method.id, true, isNewUser);
+    });
   }
 
   /**
@@ -99,52 +91,41 @@ export class UserDirectory {
     tenantId: string,
     account: { thirdPartyId: string; thirdPartyUserId: string; email: string; verified: boolean },
   ): Promise<SignInResult | { status: 'EMAIL_IN_USE' }> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.db.transaction(async (tx) => {
-          const existing = await repo.findThirdPartyMethod(
+    return this.signUpTransaction(async (tx) => {
+      const existing = await repo.findThirdPartyMethod(tx, account.thirdPartyId, account.thirdPartyUserId);
+      if (existing) {
+        await repo.addTenantToLoginMethod(tx, existing.id, tenantId);
+        if (existing.email !== account.email || existing.verified !== account.verified) {
+          await repo.updateLoginMethodEmail(
             tx,
-            account.thirdPartyId,
-            account.thirdPartyUserId,
+            existing.id,
+            account.email,
+            existing.verified || account.verified,
           );
-          if (existing) {
-            await repo.addTenantToLoginMethod(tx, existing.id, tenantId);
-            if (existing.email !== account.email || existing.verified !== account.verified) {
-              await repo.updateLoginMethodEmail(
-                tx,
-                existing.id,
-                account.email,
-                existing.verified || account.verified,
-              );
-            }
-            if (account.verified) await claimEmail(tx, existing.userId, account.email);
-            return this.result(tx, existing.userId, existing.id, false, false);
-          }
-          const owner = await repo.findUserByEmail(tx, account.email);
-          if (owner && !account.verified) return { status: 'EMAIL_IN_USE' as const };
-          const isNewUser = !owner;
-          const id = randomUUID();
-          // An unverified address is not claimed on the user row, so it can never link other accounts.
-          const user =
-            owner ?? (await repo.insertUser(tx, { id, email: account.verified ? account.email : null }));
-          const method = await repo.insertLoginMethod(tx, {
-            id: isNewUser ? user.id : id,
-            userId: user.id,
-            recipeId: 'thirdparty',
-            email: account.email,
-            thirdPartyId: account.thirdPartyId,
-            thirdPartyUserId: account.thirdPartyUserId,
-            verified: account.verified,
-            tenantIds: [tenantId],
-            createdAt: new Date(this.clock.now()),
-          });
-          return this.result(tx, user.id, method.id, true, isNewUser);
-        });
-      } catch (err) {
-        if (attempt < 2 && isUniqueViolation(err)) continue;
-        throw err;
+        }
+        if (account.verified) await claimEmail(tx, existing.userId, account.email);
+        return this.result(tx, existing.userId, existing.id, false, false);
       }
-    }
+      const owner = await repo.findUserByEmail(tx, account.email);
+      if (owner && !account.verified) return { status: 'EMAIL_IN_USE' as const };
+      const isNewUser = !owner;
+      const id = randomUUID();
+      // An unverified address is not claimed on the user row, so it can never link other accounts.
+      const user =
+        owner ?? (await repo.insertUser(tx, { id, email: account.verified ? account.email : null }));
+      const method = await repo.insertLoginMethod(tx, {
+        id: isNewUser ? user.id : id,
+        userId: user.id,
+        recipeId: 'thirdparty',
+        email: account.email,
+        thirdPartyId: account.thirdPartyId,
+        thirdPartyUserId: account.thirdPartyUserId,
+        verified: account.verified,
+        tenantIds: [tenantId],
+        createdAt: new Date(this.clock.now()),
+      });
+      return this.result(tx, user.id, method.id, true, isNewUser);
+    });
   }
 
   /** Marks a login method's email verified (and gives the user that email when it has none). */
@@ -159,6 +140,21 @@ export class UserDirectory {
 
   async loginMethod(id: string) {
     return repo.findLoginMethod(this.db, id);
+  }
+
+  /**
+   * Runs a sign-in-or-up in a transaction, and again (three tries in all) when it lost a race: two first
+   * sign-ins of the same account at once, where the loser's retry finds the winner's row.
+   */
+  private async signUpTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.db.transaction(work);
+      } catch (err) {
+        if (attempt < 2 && isUniqueViolation(err)) continue;
+        throw err;
+      }
+    }
   }
 
   private async result(

@@ -10,6 +10,7 @@ import { useModels } from '@/features/generate/api/get-models';
 import { lockSeed, remixInto } from '@/features/generate/hooks/use-remix';
 import { VideoList } from '@/features/studio/components/video-list';
 import { sendToStudio } from '@/features/studio/stores/studio-store';
+import { HAND_OFF_TOOLS } from '@/features/studio/tools';
 
 /**
  * The Gallery page: the gallery feature, with remix handing the recipe to the Generate form and
@@ -40,7 +41,7 @@ export default function GalleryRoute() {
         models={models.data?.models}
         onRemix={remix}
         onUseSeed={reuseSeed}
-        onOpenInStudio={openInStudio}
+        onOpenInStudio={{ tools: HAND_OFF_TOOLS, open: openInStudio }}
         renderVideos={() => (
           <VideoList onUseAs={openInStudio} heading={false} columns="sm:grid-cols-2 lg:grid-cols-3" />
         )}

@@ -10,12 +10,13 @@ import { SparklesIcon } from '@/components/ui/icons';
 import { useUser } from '@/features/auth/api/get-user';
 import { useCreditBalance, useRefreshCreditBalance } from '@/features/credits/api/get-credit-balance';
 import { JobResults } from '@/features/gallery/components/job-results';
-import { useModels } from '@/features/generate/api/get-models';
+import { useModelName } from '@/features/generate/api/get-models';
 import { forgetJobImage } from '@/features/generate/api/get-progress';
 import { GenerateStudio } from '@/features/generate/components/generate-studio';
 import { lockSeed, useRemix } from '@/features/generate/hooks/use-remix';
 import { usePromptFromUrl } from '@/features/generate/hooks/use-prompt-from-url';
 import { sendToStudio } from '@/features/studio/stores/studio-store';
+import { HAND_OFF_TOOLS } from '@/features/studio/tools';
 
 /** The Generate page: composes the studio (generate), result cards (gallery) and the balance (credits). */
 export default function GenerateRoute() {
@@ -26,20 +27,19 @@ export default function GenerateRoute() {
   const balance = useCreditBalance();
   const refreshBalance = useRefreshCreditBalance();
   const remix = useRemix();
-  const models = useModels();
-  const modelName = useMemo(() => {
-    const names = new Map(models.data?.models.map((m) => [m.id, m.display_name]));
-    return (id: string) => names.get(id);
-  }, [models.data]);
+  const modelName = useModelName();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { profile } = useUser();
   const onDeleted = useCallback((image: ImageView) => forgetJobImage(queryClient, image.id), [queryClient]);
-  const openInStudio = useCallback(
-    (tool: Tool, image: ImageView) => {
-      sendToStudio(tool, image);
-      void navigate(`${paths.studio}?tool=${tool}`);
-    },
+  const openInStudio = useMemo(
+    () => ({
+      tools: HAND_OFF_TOOLS,
+      open: (tool: Tool, image: ImageView) => {
+        sendToStudio(tool, image);
+        void navigate(`${paths.studio}?tool=${tool}`);
+      },
+    }),
     [navigate],
   );
   const renderResults = useCallback(

@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type PathKey } from '@/config/paths';
@@ -16,7 +16,7 @@ import {
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { PackagePrices } from '@/features/credits/components/package-prices';
 import { ExampleShowcase, LiveCounter } from '@/features/examples/components/example-showcase';
-import { useModels } from '@/features/generate/api/get-models';
+import { useModelName } from '@/features/generate/api/get-models';
 import { AverageRating } from '@/features/reviews/components/average-rating';
 
 const features: { key: string; to: PathKey; icon: ReactNode }[] = [
@@ -35,11 +35,7 @@ const features: { key: string; to: PathKey; icon: ReactNode }[] = [
 export default function LandingRoute() {
   const { t } = useTranslation();
   useDocumentTitle(t('pages.home.documentTitle'));
-  const models = useModels();
-  const modelName = useMemo(() => {
-    const names = new Map(models.data?.models.map((m) => [m.id, m.display_name]));
-    return (id: string) => names.get(id);
-  }, [models.data]);
+  const modelName = useModelName();
   return (
     <div className="flex flex-col gap-16 sm:gap-20">
       <section className="relative isolate pt-6 text-center sm:pt-12">

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Header } from '@/components/layouts/header';
 import { Footer } from '@/components/layouts/footer';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
+import { CreditBalance } from '@/features/credits/components/credit-balance';
 import { SystemStatus } from '@/features/system/components/system-status';
 import { UserMenu } from '@/features/auth/components/user-menu';
 import { AnalyticsTracker } from '../analytics-tracker';
@@ -21,6 +22,7 @@ export default function RootLayout() {
         {t('app.skipToContent')}
       </a>
       <Header
+        balance={<CreditBalance />}
         renderAccount={(placement, closeMenu) => (
           <ErrorBoundary fallback={() => null}>
             <UserMenu placement={placement} onNavigate={closeMenu} />

@@ -3,7 +3,6 @@ import { NavLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, primaryNav } from '@/config/paths';
 import { CloseIcon, MenuIcon } from '@/components/ui/icons';
-import { CreditBalance } from '@/features/credits/components/credit-balance';
 import { ThemeToggle } from './theme-toggle';
 import { Wordmark } from './wordmark';
 
@@ -18,8 +17,11 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
 export type AccountPlacement = 'bar' | 'menu';
 
 export function Header({
+  balance,
   renderAccount,
 }: {
+  /** The signed-in user's balance, supplied by the app like the account area. */
+  balance?: ReactNode;
   /** The sign-in link or the signed-in user's menu, supplied by the app (the header knows no features). */
   renderAccount: (placement: AccountPlacement, closeMenu: () => void) => ReactNode;
 }) {
@@ -38,7 +40,7 @@ export function Header({
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-1.5 sm:gap-2">
-          <CreditBalance />
+          {balance}
           <ThemeToggle />
           {renderAccount('bar', close)}
           <button

@@ -1,42 +1,20 @@
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFalFake, type FalFake } from '../../../../test/fakes/fal-server.ts';
+import { describe, expect, it } from 'vitest';
+import { runContext, runError, useFakeVendor, waitFor } from '../../../../test/support/vendor-adapters.ts';
+import { useToolInputs } from '../../../../test/support/images.ts';
+import { startFalFake } from '../../../../test/fakes/fal-server.ts';
 import { loadConfig } from '../../../config.ts';
 import { isMp4 } from '../hosted.ts';
 import type { InputImage, ToolRequest } from '../image-tools.ts';
-import { ProviderError, type RunContext } from '../text-to-image.ts';
-import { BUILT_IN_TOOL_MODELS } from '../tools-catalogue.ts';
+import { BUILT_IN_MODELS } from '../catalogue.ts';
 import { FalImageTools, createFalImageTools } from './fal.image-tools.ts';
 
 /** The catalogue's fal model for each tool: the tests run exactly what production would. */
 const falModel = (tool: ToolRequest['tool']) =>
-  BUILT_IN_TOOL_MODELS.find((m) => m.tool === tool && m.provider === 'fal')!.providerModel;
+  BUILT_IN_MODELS.find((m) => m.capability === tool && m.provider === 'fal')!.providerModel;
 
-async function png(width: number, height: number, rgb: [number, number, number]): Promise<InputImage> {
-  const [r, g, b] = rgb;
-  const bytes = await sharp({ create: { width, height, channels: 3, background: { r, g, b } } })
-    .png()
-    .toBuffer();
-  return { bytes, contentType: 'image/png', width, height };
-}
-
-let fake: FalFake;
-let photo: InputImage;
-let person: InputImage;
-let product: InputImage;
-beforeAll(async () => {
-  fake = await startFalFake();
-  [photo, person, product] = await Promise.all([
-    png(40, 30, [200, 30, 30]),
-    png(24, 32, [30, 30, 200]),
-    png(16, 16, [30, 200, 30]),
-  ]);
-});
-afterAll(() => fake.close());
-afterEach(() => {
-  fake.reset();
-  expect(fake.urlsSeen.every((u) => u.startsWith(fake.url))).toBe(true);
-});
+const fake = useFakeVendor(() => startFalFake());
+const inputs = useToolInputs();
 
 function adapter(options: { timeoutMs?: number; key?: string } = {}) {
   return new FalImageTools({
@@ -48,34 +26,6 @@ function adapter(options: { timeoutMs?: number; key?: string } = {}) {
   });
 }
 
-function context(overrides: Partial<RunContext> = {}) {
-  const submitted: string[] = [];
-  const ctx: RunContext = {
-    signal: new AbortController().signal,
-    onProgress: () => undefined,
-    onSubmitted: (id) => void submitted.push(id),
-    ...overrides,
-  };
-  return { ctx, submitted };
-}
-
-async function runError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 const submits = () =>
   fake.received.filter((r) => r.method === 'POST' && r.path.startsWith('/fal-ai/')).length;
 
@@ -84,7 +34,7 @@ function editRequest(overrides: Partial<ToolRequest> = {}): ToolRequest {
     tool: 'edit',
     providerModel: falModel('edit'),
     seed: 7,
-    image: photo,
+    image: inputs.photo,
     prompt: 'make it autumn',
     negativePrompt: 'people',
     strength: 0.6,
@@ -97,7 +47,7 @@ function animateRequest(durationSeconds = 10): ToolRequest {
     tool: 'animate',
     providerModel: falModel('animate'),
     seed: 11,
-    image: photo,
+    image: inputs.photo,
     prompt: 'leaves drifting',
     durationSeconds,
   };
@@ -115,7 +65,7 @@ interface Case {
 const cases: Record<ToolRequest['tool'], Case> = {
   edit: {
     request: () => editRequest(),
-    uploads: () => [photo],
+    uploads: () => [inputs.photo],
     // The negative prompt is dropped: FLUX [dev] image-to-image has none.
     input: ([url]) => ({
       image_url: url,
@@ -133,10 +83,10 @@ const cases: Record<ToolRequest['tool'], Case> = {
       tool: 'copy_style',
       providerModel: falModel('copy_style'),
       seed: 8,
-      style: photo,
+      style: inputs.photo,
       description: 'a harbour at night',
     }),
-    uploads: () => [photo],
+    uploads: () => [inputs.photo],
     // Redux takes no prompt; the output keeps the reference's 4:3 shape at about one megapixel.
     input: ([url]) => ({
       image_url: url,
@@ -153,8 +103,8 @@ const cases: Record<ToolRequest['tool'], Case> = {
       tool: 'product_holding',
       providerModel: falModel('product_holding'),
       seed: 9,
-      person,
-      product,
+      person: inputs.person,
+      product: inputs.product,
       aspectRatio: '3:4',
       width: 48,
       height: 64,
@@ -177,16 +127,16 @@ const cases: Record<ToolRequest['tool'], Case> = {
       tool: 'upscale',
       providerModel: falModel('upscale'),
       seed: 10,
-      image: photo,
+      image: inputs.photo,
       factor: 4,
     }),
-    uploads: () => [photo],
+    uploads: () => [inputs.photo],
     input: ([url]) => ({ image_url: url, scale: 4, output_format: 'png' }),
     output: { kind: 'images', width: 160, height: 120 },
   },
   animate: {
     request: () => animateRequest(10),
-    uploads: () => [photo],
+    uploads: () => [inputs.photo],
     input: ([url]) => ({ image_url: url, prompt: 'leaves drifting', duration: '10' }),
     output: { kind: 'video' },
   },
@@ -199,7 +149,7 @@ describe('fal image tools through @fal-ai/client against the fake queue and stor
       const spec = cases[tool];
       const request = spec.request();
       const uploadsBefore = fake.uploads.length;
-      const { ctx, submitted } = context();
+      const { ctx, submitted } = runContext();
       const result = await adapter().run(request, ctx);
 
       expect(submitted).toEqual([result.requestId]);
@@ -250,7 +200,7 @@ describe('fal image tools through @fal-ai/client against the fake queue and stor
 
   it('animate without a prompt asks for gentle motion (Kling requires one)', async () => {
     const request = { ...animateRequest(5), prompt: undefined } as ToolRequest;
-    const result = await adapter().run(request, context().ctx);
+    const result = await adapter().run(request, runContext().ctx);
     expect(fake.requests.get(result.requestId)!.input).toMatchObject({
       duration: '5',
       prompt: expect.stringContaining('natural, gentle motion'),
@@ -259,7 +209,7 @@ describe('fal image tools through @fal-ai/client against the fake queue and stor
 
   it('refuses a duration Kling cannot make, before uploading or submitting anything', async () => {
     const before = { uploads: fake.uploads.length, submits: submits() };
-    const { ctx, submitted } = context();
+    const { ctx, submitted } = runContext();
     const error = await runError(adapter().run(animateRequest(7), ctx));
     expect(error.kind).toBe('rejected');
     expect(error.userMessage).toBe(
@@ -271,24 +221,24 @@ describe('fal image tools through @fal-ai/client against the fake queue and stor
 
   it('classifies vendor failures: model error transient, content policy and safety checker rejected', async () => {
     fake.scenario({ outcome: 'model-error' }, { outcome: 'content-policy' }, { outcome: 'nsfw' });
-    const crashed = await runError(adapter().run(editRequest(), context().ctx));
+    const crashed = await runError(adapter().run(editRequest(), runContext().ctx));
     expect(crashed.kind).toBe('transient');
     expect(crashed.userMessage).toMatch(/temporary problem/);
 
-    const refused = await runError(adapter().run(editRequest(), context().ctx));
+    const refused = await runError(adapter().run(editRequest(), runContext().ctx));
     expect(refused.kind).toBe('rejected');
     expect(refused.userMessage).toBe(
       'The provider refused this prompt: The prompt was flagged by the content checker.',
     );
 
-    const flagged = await runError(adapter().run(cases.copy_style.request(), context().ctx));
+    const flagged = await runError(adapter().run(cases.copy_style.request(), runContext().ctx));
     expect(flagged.kind).toBe('rejected');
     expect(flagged.userMessage).toMatch(/safety checker blocked/);
   });
 
   it('a storage upload refused for our key is rejected, and nothing is submitted', async () => {
     const before = submits();
-    const { ctx, submitted } = context();
+    const { ctx, submitted } = runContext();
     const error = await runError(adapter({ key: 'wrong:key' }).run(editRequest(), ctx));
     expect(error.kind).toBe('rejected');
     expect(error.userMessage).toBe('The image provider is not set up correctly. Please try another model.');
@@ -300,7 +250,7 @@ describe('fal image tools through @fal-ai/client against the fake queue and stor
   it('cancel() removes a queued animate request and the run stops as cancelled', async () => {
     fake.scenario({ queuedPolls: 1000 });
     const controller = new AbortController();
-    const { ctx, submitted } = context({ signal: controller.signal });
+    const { ctx, submitted } = runContext({ signal: controller.signal });
     const running = adapter().run(animateRequest(), ctx);
     await waitFor(() => submitted.length === 1 && fake.requests.get(submitted[0]!)!.statusPolls > 1);
     expect(await adapter().cancel(submitted[0]!, falModel('animate'))).toBe(true);
@@ -312,7 +262,7 @@ describe('fal image tools through @fal-ai/client against the fake queue and stor
   it('resumes a submitted request without submitting or uploading again', async () => {
     fake.scenario({ outcome: 'never' });
     const first = new AbortController();
-    const started = context({ signal: first.signal });
+    const started = runContext({ signal: first.signal });
     const running = adapter().run(animateRequest(), started.ctx);
     await waitFor(() => started.submitted.length === 1);
     first.abort();
@@ -321,7 +271,7 @@ describe('fal image tools through @fal-ai/client against the fake queue and stor
     const id = started.submitted[0]!;
     fake.requests.get(id)!.scenario.outcome = 'success';
     const before = { uploads: fake.uploads.length, submits: submits() };
-    const resumed = context({ resumeRequestId: id });
+    const resumed = runContext({ resumeRequestId: id });
     const result = await adapter().run(animateRequest(), resumed.ctx);
     expect(result).toMatchObject({ kind: 'video', requestId: id });
     expect(resumed.submitted).toEqual([]);

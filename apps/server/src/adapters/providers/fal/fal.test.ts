@@ -1,15 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFalFake, type FalFake } from '../../../../test/fakes/fal-server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runContext, runError, useFakeVendor, waitFor } from '../../../../test/support/vendor-adapters.ts';
+import { startFalFake } from '../../../../test/fakes/fal-server.ts';
 import { loadConfig } from '../../../config.ts';
-import {
-  ProviderError,
-  type ProgressUpdate,
-  type RunContext,
-  type TextToImageRequest,
-} from '../text-to-image.ts';
+import { type TextToImageRequest } from '../text-to-image.ts';
 import { FalTextToImage, createFalTextToImage, toFalInput } from './fal.text-to-image.ts';
 import { FalWebhookVerifier, WebhookVerificationError, createFalWebhookVerifier } from './fal.webhook.ts';
 
@@ -23,16 +19,7 @@ const request: TextToImageRequest = {
   numImages: 2,
 };
 
-let fake: FalFake;
-beforeAll(async () => {
-  fake = await startFalFake();
-});
-afterAll(() => fake.close());
-afterEach(() => {
-  fake.reset();
-  // Every byte the adapter and verifier fetched went to the fake on 127.0.0.1.
-  expect(fake.urlsSeen.every((u) => u.startsWith(fake.url))).toBe(true);
-});
+const fake = useFakeVendor(() => startFalFake());
 
 function adapter(options: { timeoutMs?: number } = {}) {
   return new FalTextToImage({
@@ -44,34 +31,6 @@ function adapter(options: { timeoutMs?: number } = {}) {
   });
 }
 
-function context(overrides: Partial<RunContext> = {}) {
-  const events: string[] = [];
-  const progress: ProgressUpdate[] = [];
-  const submitted: string[] = [];
-  const ctx: RunContext = {
-    signal: new AbortController().signal,
-    onProgress: (update) => {
-      progress.push(update);
-      events.push(`progress:${update.status}`);
-    },
-    onSubmitted: (id) => {
-      submitted.push(id);
-      events.push('submitted');
-    },
-    ...overrides,
-  };
-  return { ctx, events, progress, submitted };
-}
-
-async function runError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
-
 function calls(method: string, pattern: RegExp) {
   return fake.received.filter((r) => r.method === method && pattern.test(r.path));
 }
@@ -79,7 +38,7 @@ function calls(method: string, pattern: RegExp) {
 describe('fal text-to-image through @fal-ai/client against the fake queue', () => {
   it('submits, reports queue position and logs, and downloads every image', async () => {
     fake.scenario({ queuedPolls: 2, runningPolls: 3 });
-    const { ctx, events, progress, submitted } = context();
+    const { ctx, events, progress, submitted } = runContext();
     const result = await adapter().run(request, ctx);
 
     expect(submitted).toEqual([result.requestId]);
@@ -121,14 +80,14 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
   });
 
   it('sends the webhook URL as fal_webhook on submit', async () => {
-    const { ctx } = context({ webhookUrl: 'https://lumina.example/api/webhooks/fal' });
+    const { ctx } = runContext({ webhookUrl: 'https://lumina.example/api/webhooks/fal' });
     const result = await adapter().run(request, ctx);
     expect(fake.requests.get(result.requestId)!.webhookUrl).toBe('https://lumina.example/api/webhooks/fal');
   });
 
   it('persists the request id before the first status poll', async () => {
     let pollsWhenSubmitted = -1;
-    const { ctx } = context({
+    const { ctx } = runContext({
       onSubmitted: (id) => {
         pollsWhenSubmitted = fake.requests.get(id)!.statusPolls;
       },
@@ -140,7 +99,7 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
   it('resumes a submitted request without submitting again', async () => {
     fake.scenario({ outcome: 'never' });
     const first = new AbortController();
-    const { ctx, submitted } = context({ signal: first.signal });
+    const { ctx, submitted } = runContext({ signal: first.signal });
     const running = adapter().run(request, ctx);
     await waitFor(() => submitted.length === 1);
     first.abort();
@@ -149,7 +108,7 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
     const id = submitted[0]!;
     fake.requests.get(id)!.scenario.outcome = 'success';
     const submitsBefore = calls('POST', /^\/fal-ai\/flux\/dev$/).length;
-    const resumed = context({ resumeRequestId: id });
+    const resumed = runContext({ resumeRequestId: id });
     const result = await adapter().run(request, resumed.ctx);
     expect(result.requestId).toBe(id);
     expect(resumed.submitted).toEqual([]);
@@ -158,9 +117,9 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
 
   it('submits afresh when the resumed request had failed at fal', async () => {
     fake.scenario({ outcome: 'model-error' });
-    const first = context();
+    const first = runContext();
     expect((await runError(adapter().run(request, first.ctx))).kind).toBe('transient');
-    const resumed = context({ resumeRequestId: first.submitted[0] });
+    const resumed = runContext({ resumeRequestId: first.submitted[0] });
     const result = await adapter().run(request, resumed.ctx);
     expect(resumed.submitted).toEqual([result.requestId]);
     expect(result.requestId).not.toBe(first.submitted[0]);
@@ -168,7 +127,7 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
 
   it('classifies a model failure as transient with a readable message', async () => {
     fake.scenario({ outcome: 'model-error' });
-    const error = await runError(adapter().run(request, context().ctx));
+    const error = await runError(adapter().run(request, runContext().ctx));
     expect(error.kind).toBe('transient');
     expect(error.message).toContain('CUDA out of memory');
     expect(error.userMessage).toMatch(/temporary problem/);
@@ -176,7 +135,7 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
 
   it('classifies input validation (422 at submit) as rejected', async () => {
     fake.scenario({ rejectAtSubmit: true });
-    const { ctx, submitted } = context();
+    const { ctx, submitted } = runContext();
     const error = await runError(adapter().run(request, ctx));
     expect(error.kind).toBe('rejected');
     expect(error.userMessage).toBe('The provider did not accept these settings (prompt: field required).');
@@ -185,14 +144,14 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
 
   it('classifies a 422 result as rejected', async () => {
     fake.scenario({ outcome: 'rejected' });
-    const error = await runError(adapter().run(request, context().ctx));
+    const error = await runError(adapter().run(request, runContext().ctx));
     expect(error.kind).toBe('rejected');
     expect(error.userMessage).toContain('num_inference_steps: ensure this value is less than or equal to 50');
   });
 
   it('classifies a content-policy refusal as rejected and says why', async () => {
     fake.scenario({ outcome: 'content-policy' });
-    const error = await runError(adapter().run(request, context().ctx));
+    const error = await runError(adapter().run(request, runContext().ctx));
     expect(error.kind).toBe('rejected');
     expect(error.userMessage).toBe(
       'The provider refused this prompt: The prompt was flagged by the content checker.',
@@ -201,17 +160,17 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
 
   it('rejects when the safety checker flagged every image', async () => {
     fake.scenario({ outcome: 'nsfw' });
-    const error = await runError(adapter().run(request, context().ctx));
+    const error = await runError(adapter().run(request, runContext().ctx));
     expect(error.kind).toBe('rejected');
     expect(error.userMessage).toMatch(/safety checker/);
   });
 
   it('classifies a 500 on the result as transient, and a retried job resumes the same request', async () => {
     fake.scenario({ resultErrors: 1 });
-    const first = context();
+    const first = runContext();
     const error = await runError(adapter().run(request, first.ctx));
     expect(error.kind).toBe('transient');
-    const resumed = context({ resumeRequestId: first.submitted[0] });
+    const resumed = runContext({ resumeRequestId: first.submitted[0] });
     const result = await adapter().run(request, resumed.ctx);
     expect(result.requestId).toBe(first.submitted[0]);
     expect(resumed.submitted).toEqual([]);
@@ -219,13 +178,13 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
 
   it('rides out a 500 on a status poll (the client retries status calls itself, after ~1 s)', async () => {
     fake.scenario({ statusErrors: 1 });
-    const result = await adapter().run(request, context().ctx);
+    const result = await adapter().run(request, runContext().ctx);
     expect(result.images).toHaveLength(2);
   });
 
   it('classifies a 500 at submit as transient', async () => {
     fake.scenario({ submitErrors: 1 });
-    const error = await runError(adapter().run(request, context().ctx));
+    const error = await runError(adapter().run(request, runContext().ctx));
     expect(error.kind).toBe('transient');
     expect(error.userMessage).toMatch(/temporary problem/);
   });
@@ -239,7 +198,7 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
       pollIntervalMs: 5,
       fetch: dropping,
     });
-    const error = await runError(broken.run(request, context().ctx));
+    const error = await runError(broken.run(request, runContext().ctx));
     expect(error.kind).toBe('transient');
     expect(error.message).toContain('socket hang up');
   });
@@ -247,7 +206,7 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
   it('stops with cancelled when the job is cancelled, and cancel() removes a queued request', async () => {
     fake.scenario({ queuedPolls: 1000 });
     const controller = new AbortController();
-    const { ctx, submitted } = context({ signal: controller.signal });
+    const { ctx, submitted } = runContext({ signal: controller.signal });
     const running = adapter().run(request, ctx);
     await waitFor(() => submitted.length === 1 && fake.requests.get(submitted[0]!)!.statusPolls > 1);
     expect(await adapter().cancel(submitted[0]!, MODEL)).toBe(true);
@@ -260,7 +219,7 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
 
   it('reports a request cancelled at fal as cancelled', async () => {
     fake.scenario({ runningPolls: 1000 });
-    const { ctx, submitted } = context();
+    const { ctx, submitted } = runContext();
     const running = adapter().run(request, ctx);
     await waitFor(() => submitted.length === 1 && fake.requests.get(submitted[0]!)!.statusPolls > 2);
     expect(await adapter().cancel(submitted[0]!, MODEL)).toBe(false); // already running
@@ -269,13 +228,13 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
   });
 
   it('cancel() of a finished request is false', async () => {
-    const result = await adapter().run(request, context().ctx);
+    const result = await adapter().run(request, runContext().ctx);
     expect(await adapter().cancel(result.requestId, MODEL)).toBe(false);
   });
 
   it('times out at the deadline and cancels the request at fal', async () => {
     fake.scenario({ outcome: 'never' });
-    const { ctx, submitted } = context();
+    const { ctx, submitted } = runContext();
     const error = await runError(adapter({ timeoutMs: 150 }).run(request, ctx));
     expect(error.kind).toBe('timeout');
     expect(error.userMessage).toMatch(/did not finish/);
@@ -314,7 +273,7 @@ describe('fal text-to-image through @fal-ai/client against the fake queue', () =
 describe('fal webhook verification', () => {
   let requestId: string;
   beforeAll(async () => {
-    const { ctx } = context({ webhookUrl: 'http://127.0.0.1:1/unused' });
+    const { ctx } = runContext({ webhookUrl: 'http://127.0.0.1:1/unused' });
     requestId = (await adapter().run(request, ctx)).requestId;
   });
 
@@ -332,7 +291,7 @@ describe('fal webhook verification', () => {
 
   it('parses an ERROR webhook', async () => {
     fake.scenario({ outcome: 'rejected' });
-    const failed = context({ webhookUrl: 'http://127.0.0.1:1/unused' });
+    const failed = runContext({ webhookUrl: 'http://127.0.0.1:1/unused' });
     await adapter()
       .run(request, failed.ctx)
       .catch(() => undefined);
@@ -394,18 +353,10 @@ describe('fal webhook verification', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/webhooks/fal`;
-    const { ctx } = context({ webhookUrl: hook });
+    const { ctx } = runContext({ webhookUrl: hook });
     const result = await adapter().run(request, ctx);
     expect(await fake.sendWebhook(result.requestId)).toBe(200);
     await expect(received[0]).resolves.toMatchObject({ requestId: result.requestId, status: 'OK' });
     await new Promise((resolve) => receiver.close(resolve));
   });
 });
-
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

@@ -3,6 +3,7 @@ import type { Config } from '../../../config.ts';
 import {
   CANCELLED_MESSAGE,
   CONTENT_POLICY,
+  HostedAdapter,
   RunScope,
   TRANSIENT_MESSAGE,
   VendorRequestEndedError,
@@ -26,7 +27,7 @@ import {
  * poll status with logs → fetch the result → download every image into memory.
  * A retried job passes `resumeRequestId` and we poll that request instead of paying for a new one.
  * `FalQueue` is that cycle for any fal endpoint; the image tools (fal.image-tools.ts) share it.
- * See shared/reference/providers/fal.md.
+ * See docs/reference/providers/fal.md.
  */
 
 export interface FalTextToImageOptions {
@@ -203,17 +204,16 @@ export class FalQueue {
   }
 }
 
-export class FalTextToImage implements TextToImageProvider {
-  readonly name = 'fal' as const;
-  readonly available = true;
-  private readonly queue: FalQueue;
-
-  constructor(options: FalTextToImageOptions) {
-    this.queue = new FalQueue(options);
+/** Both fal adapters (text-to-image, image tools) over one FalQueue. */
+export abstract class FalAdapter extends HostedAdapter<'fal', FalQueue> {
+  constructor(options: FalOptions) {
+    super('fal', new FalQueue(options));
   }
+}
 
+export class FalTextToImage extends FalAdapter implements TextToImageProvider {
   run(request: TextToImageRequest, ctx: RunContext): Promise<RunResult> {
-    return this.queue.run(
+    return this.requests.run(
       request.providerModel,
       () => toFalInput(request),
       ctx,
@@ -224,7 +224,7 @@ export class FalTextToImage implements TextToImageProvider {
             data.images ?? [],
             data.has_nsfw_concepts,
             requestId,
-            this.queue.fetchFn,
+            this.requests.fetchFn,
             signal,
           ),
           seed: typeof data.seed === 'number' ? data.seed : request.seed,
@@ -235,7 +235,7 @@ export class FalTextToImage implements TextToImageProvider {
   }
 
   cancel(requestId: string, providerModel: string): Promise<boolean> {
-    return this.queue.cancel(requestId, providerModel);
+    return this.requests.cancel(requestId, providerModel);
   }
 }
 
@@ -372,17 +372,21 @@ function errorType(body: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The fal adapter from config, or undefined when `FAL_KEY` is unset (its models are then unavailable). */
-export function createFalTextToImage(
+/** What a caller may set over the options from config (tests and the worker's polling). */
+export type FalOverrides = Partial<Omit<FalOptions, 'key'>>;
+
+/** fal's options from config with `overrides` over them; undefined when `FAL_KEY` is unset. */
+export function falOptions(
   config: Pick<Config, 'providers'>,
-  overrides: Partial<Omit<FalTextToImageOptions, 'key'>> = {},
-): FalTextToImage | undefined {
+  overrides?: FalOverrides,
+): FalOptions | undefined {
   const { fal, timeoutSeconds } = config.providers;
   if (!fal.key) return undefined;
-  return new FalTextToImage({
-    key: fal.key,
-    baseUrl: fal.baseUrl,
-    timeoutMs: timeoutSeconds * 1000,
-    ...overrides,
-  });
+  return { key: fal.key, baseUrl: fal.baseUrl, timeoutMs: timeoutSeconds * 1000, ...overrides };
+}
+
+/** The fal adapter from config, or undefined when `FAL_KEY` is unset (its models are then unavailable). */
+export function createFalTextToImage(config: Pick<Config, 'providers'>, overrides?: FalOverrides) {
+  const options = falOptions(config, overrides);
+  return options && new FalTextToImage(options);
 }

@@ -1,8 +1,9 @@
 import type { Config } from '../../../config.ts';
 import { createHash, createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { headerValue, type WebhookHeaders } from '../webhook-headers.ts';
 
 /**
- * Verifies fal.ai webhooks (shared/reference/providers/fal.md §9). fal signs
+ * Verifies fal.ai webhooks (docs/reference/providers/fal.md §9). fal signs
  * `request_id \n user_id \n timestamp \n hex(sha256(raw body))` with Ed25519; the public keys are a JWKS
  * at a well-known URL (configurable so tests serve their own). `@fal-ai/client` ships no helper.
  * Webhooks are hints: the route verifies, enqueues, and the job re-reads the truth from fal.
@@ -38,8 +39,6 @@ export interface FalWebhookVerifierOptions {
   now?: () => number;
 }
 
-type Headers = Record<string, string | string[] | undefined> | globalThis.Headers;
-
 /** Keys stay cached; when a signature fails under keys older than this we refetch once (rotation). */
 const REFRESH_AFTER_MS = 5 * 60 * 1000;
 
@@ -61,11 +60,11 @@ export class FalWebhookVerifier {
   }
 
   /** Verifies the signature on the raw body and parses it; throws WebhookVerificationError otherwise. */
-  async verify(headers: Headers, rawBody: Buffer | string): Promise<FalWebhookEvent> {
-    const requestId = header(headers, 'x-fal-webhook-request-id');
-    const userId = header(headers, 'x-fal-webhook-user-id');
-    const timestamp = header(headers, 'x-fal-webhook-timestamp');
-    const signatureHex = header(headers, 'x-fal-webhook-signature');
+  async verify(headers: WebhookHeaders, rawBody: Buffer | string): Promise<FalWebhookEvent> {
+    const requestId = headerValue(headers, 'x-fal-webhook-request-id');
+    const userId = headerValue(headers, 'x-fal-webhook-user-id');
+    const timestamp = headerValue(headers, 'x-fal-webhook-timestamp');
+    const signatureHex = headerValue(headers, 'x-fal-webhook-signature');
     if (!requestId || !userId || !timestamp || !signatureHex) {
       throw new WebhookVerificationError('missing fal webhook signature headers');
     }
@@ -136,15 +135,6 @@ export function parseFalWebhook(body: Buffer | string, expectedRequestId?: strin
         ? json.payload_error
         : undefined;
   return { requestId, status, payload: json.payload ?? null, ...(error ? { error } : {}) };
-}
-
-function header(headers: Headers, name: string): string | undefined {
-  if (typeof (headers as globalThis.Headers).get === 'function') {
-    return (headers as globalThis.Headers).get(name) ?? undefined;
-  }
-  const record = headers as Record<string, string | string[] | undefined>;
-  const value = record[name] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name)?.[1];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** The verifier for `POST /api/webhooks/fal`, keyed from `FAL_WEBHOOK_JWKS_URL`. */

@@ -1,46 +1,19 @@
-import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startReplicateFake,
-  type ReplicateFake,
-  type ReplicateScenario,
-} from '../../../../test/fakes/replicate-server.ts';
+import { describe, expect, it } from 'vitest';
+import { runContext, runError, useFakeVendor, waitFor } from '../../../../test/support/vendor-adapters.ts';
+import { useToolInputs } from '../../../../test/support/images.ts';
+import { startReplicateFake, type ReplicateScenario } from '../../../../test/fakes/replicate-server.ts';
 import { loadConfig } from '../../../config.ts';
 import { isMp4 } from '../hosted.ts';
 import type { InputImage, ToolRequest } from '../image-tools.ts';
-import { ProviderError, type RunContext } from '../text-to-image.ts';
-import { BUILT_IN_TOOL_MODELS } from '../tools-catalogue.ts';
+import { BUILT_IN_MODELS } from '../catalogue.ts';
 import { ReplicateImageTools, createReplicateImageTools } from './replicate.image-tools.ts';
 
 /** The catalogue's Replicate model for each tool: the tests run exactly what production would. */
 const replicateModel = (tool: ToolRequest['tool']) =>
-  BUILT_IN_TOOL_MODELS.find((m) => m.tool === tool && m.provider === 'replicate')!.providerModel;
+  BUILT_IN_MODELS.find((m) => m.capability === tool && m.provider === 'replicate')!.providerModel;
 
-async function png(width: number, height: number, rgb: [number, number, number]): Promise<InputImage> {
-  const [r, g, b] = rgb;
-  const bytes = await sharp({ create: { width, height, channels: 3, background: { r, g, b } } })
-    .png()
-    .toBuffer();
-  return { bytes, contentType: 'image/png', width, height };
-}
-
-let fake: ReplicateFake;
-let photo: InputImage;
-let person: InputImage;
-let product: InputImage;
-beforeAll(async () => {
-  fake = await startReplicateFake();
-  [photo, person, product] = await Promise.all([
-    png(40, 30, [200, 30, 30]),
-    png(24, 32, [30, 30, 200]),
-    png(16, 16, [30, 200, 30]),
-  ]);
-});
-afterAll(() => fake.close());
-afterEach(() => {
-  fake.reset();
-  expect(fake.urlsSeen.every((u) => u.startsWith(fake.url))).toBe(true);
-});
+const fake = useFakeVendor(() => startReplicateFake());
+const inputs = useToolInputs();
 
 function adapter(options: { apiToken?: string } = {}) {
   return new ReplicateImageTools({
@@ -51,34 +24,6 @@ function adapter(options: { apiToken?: string } = {}) {
   });
 }
 
-function context(overrides: Partial<RunContext> = {}) {
-  const submitted: string[] = [];
-  const ctx: RunContext = {
-    signal: new AbortController().signal,
-    onProgress: () => undefined,
-    onSubmitted: (id) => void submitted.push(id),
-    ...overrides,
-  };
-  return { ctx, submitted };
-}
-
-async function runError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 const creates = () => fake.received.filter((r) => r.method === 'POST' && r.path.endsWith('/predictions'));
 const fileUploads = () => fake.received.filter((r) => r.method === 'POST' && r.path === '/v1/files');
 
@@ -87,7 +32,7 @@ function editRequest(): ToolRequest {
     tool: 'edit',
     providerModel: replicateModel('edit'),
     seed: 7,
-    image: photo,
+    image: inputs.photo,
     prompt: 'make it autumn',
     negativePrompt: 'people',
     strength: 0.6,
@@ -99,7 +44,7 @@ function animateRequest(durationSeconds = 5): ToolRequest {
     tool: 'animate',
     providerModel: replicateModel('animate'),
     seed: 11,
-    image: photo,
+    image: inputs.photo,
     prompt: 'leaves drifting',
     durationSeconds,
   };
@@ -119,7 +64,7 @@ interface Case {
 const cases: Record<string, Case> = {
   edit: {
     request: editRequest,
-    uploads: () => ({ image: photo }),
+    uploads: () => ({ image: inputs.photo }),
     // Image-to-image: no aspect_ratio (the output takes the input's), no negative prompt (flux-dev has none).
     input: (url) => ({
       prompt: 'make it autumn',
@@ -136,10 +81,10 @@ const cases: Record<string, Case> = {
       tool: 'copy_style',
       providerModel: replicateModel('copy_style'),
       seed: 8,
-      style: photo,
+      style: inputs.photo,
       description: 'a harbour at night',
     }),
-    uploads: () => ({ redux_image: photo }),
+    uploads: () => ({ redux_image: inputs.photo }),
     input: (url) => ({
       redux_image: url.redux_image,
       aspect_ratio: '4:3',
@@ -154,14 +99,14 @@ const cases: Record<string, Case> = {
       tool: 'product_holding',
       providerModel: replicateModel('product_holding'),
       seed: 9,
-      person,
-      product,
+      person: inputs.person,
+      product: inputs.product,
       aspectRatio: '3:4',
       width: 48,
       height: 64,
       prompt: 'on a beach',
     }),
-    uploads: () => ({ input_image_1: person, input_image_2: product }),
+    uploads: () => ({ input_image_1: inputs.person, input_image_2: inputs.product }),
     input: (url) => ({
       prompt: expect.stringMatching(
         /^The person from the first image holds the product from the second .* Also: on a beach$/,
@@ -180,10 +125,10 @@ const cases: Record<string, Case> = {
       tool: 'upscale',
       providerModel: replicateModel('upscale'),
       seed: 10,
-      image: photo,
+      image: inputs.photo,
       factor: 2,
     }),
-    uploads: () => ({ image: photo }),
+    uploads: () => ({ image: inputs.photo }),
     input: (url) => ({ image: url.image, scale: 2, face_enhance: false }),
     output: { kind: 'images', width: 80, height: 60 },
   },
@@ -192,17 +137,17 @@ const cases: Record<string, Case> = {
       tool: 'upscale',
       providerModel: replicateModel('upscale'),
       seed: 10,
-      image: photo,
+      image: inputs.photo,
       factor: 4,
     }),
-    uploads: () => ({ image: photo }),
+    uploads: () => ({ image: inputs.photo }),
     input: (url) => ({ image: url.image, scale: 4, face_enhance: false }),
     scenario: { output: 'object' },
     output: { kind: 'images', width: 160, height: 120 },
   },
   animate: {
     request: () => animateRequest(10),
-    uploads: () => ({ start_image: photo }),
+    uploads: () => ({ start_image: inputs.photo }),
     input: (url) => ({
       prompt: 'leaves drifting',
       start_image: url.start_image,
@@ -224,7 +169,7 @@ describe('Replicate image tools through the replicate client against the fake AP
       const [modelName, version] = request.providerModel.split(':') as [string, string | undefined];
       if (version) fake.versions.set(version, modelName);
       const uploadsBefore = fake.uploads.length;
-      const { ctx, submitted } = context();
+      const { ctx, submitted } = runContext();
       const result = await adapter().run(request, ctx);
 
       expect(submitted).toEqual([result.requestId]);
@@ -279,10 +224,10 @@ describe('Replicate image tools through the replicate client against the fake AP
       tool: 'upscale',
       providerModel: `nightmareai/real-esrgan:${version}`,
       seed: 10,
-      image: photo,
+      image: inputs.photo,
       factor: 2,
     };
-    const result = await adapter().run(request, context().ctx);
+    const result = await adapter().run(request, runContext().ctx);
     const create = creates().at(-1)!;
     expect(create.path).toBe('/v1/predictions');
     expect(JSON.parse(create.body)).toMatchObject({ version, input: { scale: 2 } });
@@ -291,7 +236,7 @@ describe('Replicate image tools through the replicate client against the fake AP
 
   it('animate without a prompt asks for gentle motion (Kling requires one)', async () => {
     const request = { ...animateRequest(5), prompt: undefined } as ToolRequest;
-    const result = await adapter().run(request, context().ctx);
+    const result = await adapter().run(request, runContext().ctx);
     expect(fake.predictions.get(result.requestId)!.input).toMatchObject({
       duration: 5,
       prompt: expect.stringContaining('natural, gentle motion'),
@@ -300,7 +245,7 @@ describe('Replicate image tools through the replicate client against the fake AP
 
   it('refuses a duration Kling cannot make, before uploading or creating anything', async () => {
     const before = { uploads: fileUploads().length, creates: creates().length };
-    const { ctx, submitted } = context();
+    const { ctx, submitted } = runContext();
     const error = await runError(adapter().run(animateRequest(7), ctx));
     expect(error.kind).toBe('rejected');
     expect(error.userMessage).toBe(
@@ -312,19 +257,19 @@ describe('Replicate image tools through the replicate client against the fake AP
 
   it('classifies vendor failures: a failed prediction transient, an NSFW refusal rejected', async () => {
     fake.scenario({ outcome: 'failed' }, { outcome: 'nsfw' });
-    const crashed = await runError(adapter().run(editRequest(), context().ctx));
+    const crashed = await runError(adapter().run(editRequest(), runContext().ctx));
     expect(crashed.kind).toBe('transient');
     expect(crashed.message).toContain('CUDA out of memory');
     expect(crashed.userMessage).toMatch(/temporary problem/);
 
-    const refused = await runError(adapter().run(editRequest(), context().ctx));
+    const refused = await runError(adapter().run(editRequest(), runContext().ctx));
     expect(refused.kind).toBe('rejected');
     expect(refused.userMessage).toMatch(/^The provider refused this prompt: NSFW content detected/);
   });
 
   it('an upload refused for our token is rejected, and no prediction is created', async () => {
     const before = creates().length;
-    const { ctx, submitted } = context();
+    const { ctx, submitted } = runContext();
     const error = await runError(adapter({ apiToken: 'r8_wrong' }).run(editRequest(), ctx));
     expect(error.kind).toBe('rejected');
     expect(error.message).not.toContain('r8_wrong');
@@ -336,7 +281,7 @@ describe('Replicate image tools through the replicate client against the fake AP
   it('cancel() of a starting animate prediction is true and the run stops as cancelled', async () => {
     fake.scenario({ startingPolls: 1000 });
     const controller = new AbortController();
-    const { ctx, submitted } = context({ signal: controller.signal });
+    const { ctx, submitted } = runContext({ signal: controller.signal });
     const running = adapter().run(animateRequest(), ctx);
     await waitFor(() => submitted.length === 1 && fake.predictions.get(submitted[0]!)!.polls > 1);
     expect(await adapter().cancel(submitted[0]!)).toBe(true);
@@ -348,7 +293,7 @@ describe('Replicate image tools through the replicate client against the fake AP
   it('resumes a prediction without creating or uploading again', async () => {
     fake.scenario({ outcome: 'never' });
     const first = new AbortController();
-    const started = context({ signal: first.signal });
+    const started = runContext({ signal: first.signal });
     const running = adapter().run(animateRequest(), started.ctx);
     await waitFor(() => started.submitted.length === 1);
     first.abort();
@@ -357,7 +302,7 @@ describe('Replicate image tools through the replicate client against the fake AP
     const id = started.submitted[0]!;
     fake.predictions.get(id)!.scenario.outcome = 'success';
     const before = { uploads: fileUploads().length, creates: creates().length };
-    const resumed = context({ resumeRequestId: id });
+    const resumed = runContext({ resumeRequestId: id });
     const result = await adapter().run(animateRequest(), resumed.ctx);
     expect(result).toMatchObject({ kind: 'video', requestId: id });
     expect(resumed.submitted).toEqual([]);

@@ -1,15 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { validateWebhook } from 'replicate';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startReplicateFake, type ReplicateFake } from '../../../../test/fakes/replicate-server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runContext, runError, useFakeVendor, waitFor } from '../../../../test/support/vendor-adapters.ts';
+import { startReplicateFake } from '../../../../test/fakes/replicate-server.ts';
 import { loadConfig } from '../../../config.ts';
-import {
-  ProviderError,
-  type ProgressUpdate,
-  type RunContext,
-  type TextToImageRequest,
-} from '../text-to-image.ts';
+import { type TextToImageRequest } from '../text-to-image.ts';
 import {
   ReplicateTextToImage,
   createReplicateTextToImage,
@@ -32,15 +28,7 @@ const request: TextToImageRequest = {
   numImages: 2,
 };
 
-let fake: ReplicateFake;
-beforeAll(async () => {
-  fake = await startReplicateFake();
-});
-afterAll(() => fake.close());
-afterEach(() => {
-  fake.reset();
-  expect(fake.urlsSeen.every((u) => u.startsWith(fake.url))).toBe(true);
-});
+const fake = useFakeVendor(() => startReplicateFake());
 
 function adapter(options: { timeoutMs?: number } = {}) {
   return new ReplicateTextToImage({
@@ -52,41 +40,12 @@ function adapter(options: { timeoutMs?: number } = {}) {
   });
 }
 
-function context(overrides: Partial<RunContext> = {}) {
-  const progress: ProgressUpdate[] = [];
-  const submitted: string[] = [];
-  const ctx: RunContext = {
-    signal: new AbortController().signal,
-    onProgress: (update) => void progress.push(update),
-    onSubmitted: (id) => void submitted.push(id),
-    ...overrides,
-  };
-  return { ctx, progress, submitted };
-}
-
-async function runError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 const creates = () => fake.received.filter((r) => r.method === 'POST' && r.path.endsWith('/predictions'));
 
 describe('Replicate text-to-image through the replicate client against the fake API', () => {
   it('creates a prediction, reports progress from the logs, and downloads every output', async () => {
     fake.scenario({ startingPolls: 2, processingPolls: 4 });
-    const { ctx, progress, submitted } = context();
+    const { ctx, progress, submitted } = runContext();
     const result = await adapter().run(request, ctx);
 
     expect(submitted).toEqual([result.requestId]);
@@ -121,7 +80,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
 
   it('creates by version for owner/name:version and sends the webhook with a filter', async () => {
     const version = 'a'.repeat(64);
-    const { ctx } = context({ webhookUrl: 'https://lumina.example/api/webhooks/replicate' });
+    const { ctx } = runContext({ webhookUrl: 'https://lumina.example/api/webhooks/replicate' });
     await adapter().run({ ...request, providerModel: `someone/lora:${version}` }, ctx);
     const create = creates().at(-1)!;
     expect(create.path).toBe('/v1/predictions');
@@ -134,7 +93,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
 
   it('persists the prediction id before the first poll', async () => {
     let pollsWhenSubmitted = -1;
-    const { ctx } = context({
+    const { ctx } = runContext({
       onSubmitted: (id) => void (pollsWhenSubmitted = fake.predictions.get(id)!.gets),
     });
     await adapter().run(request, ctx);
@@ -144,7 +103,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
   it('resumes a prediction without creating another', async () => {
     fake.scenario({ outcome: 'never' });
     const first = new AbortController();
-    const started = context({ signal: first.signal });
+    const started = runContext({ signal: first.signal });
     const running = adapter().run(request, started.ctx);
     await waitFor(() => started.submitted.length === 1);
     first.abort();
@@ -153,7 +112,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
     const id = started.submitted[0]!;
     fake.predictions.get(id)!.scenario.outcome = 'success';
     const before = creates().length;
-    const resumed = context({ resumeRequestId: id });
+    const resumed = runContext({ resumeRequestId: id });
     const result = await adapter().run(request, resumed.ctx);
     expect(result.requestId).toBe(id);
     expect(resumed.submitted).toEqual([]);
@@ -162,9 +121,9 @@ describe('Replicate text-to-image through the replicate client against the fake 
 
   it('creates afresh when the resumed prediction had failed', async () => {
     fake.scenario({ outcome: 'failed' });
-    const first = context();
+    const first = runContext();
     await runError(adapter().run(request, first.ctx));
-    const resumed = context({ resumeRequestId: first.submitted[0] });
+    const resumed = runContext({ resumeRequestId: first.submitted[0] });
     const result = await adapter().run(request, resumed.ctx);
     expect(resumed.submitted).toEqual([result.requestId]);
     expect(result.requestId).not.toBe(first.submitted[0]);
@@ -172,7 +131,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
 
   it('classifies a failed prediction as transient', async () => {
     fake.scenario({ outcome: 'failed' });
-    const error = await runError(adapter().run(request, context().ctx));
+    const error = await runError(adapter().run(request, runContext().ctx));
     expect(error.kind).toBe('transient');
     expect(error.message).toContain('CUDA out of memory');
     expect(error.userMessage).toMatch(/temporary problem/);
@@ -180,7 +139,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
 
   it('classifies an NSFW failure as rejected and says why', async () => {
     fake.scenario({ outcome: 'nsfw' });
-    const error = await runError(adapter().run(request, context().ctx));
+    const error = await runError(adapter().run(request, runContext().ctx));
     expect(error.kind).toBe('rejected');
     expect(error.userMessage).toBe(
       'The provider refused this prompt: NSFW content detected. Try running it again, or try a different prompt.',
@@ -189,7 +148,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
 
   it('classifies invalid input (422) as rejected with the field named', async () => {
     fake.scenario({ rejectAtCreate: true });
-    const { ctx, submitted } = context();
+    const { ctx, submitted } = runContext();
     const error = await runError(adapter().run(request, ctx));
     expect(error.kind).toBe('rejected');
     expect(error.userMessage).toBe(
@@ -204,20 +163,20 @@ describe('Replicate text-to-image through the replicate client against the fake 
       baseUrl: `${fake.url}/v1`,
       fetch: fake.fetch,
     });
-    const error = await runError(wrong.run(request, context().ctx));
+    const error = await runError(wrong.run(request, runContext().ctx));
     expect(error.kind).toBe('rejected');
     expect(error.message).not.toContain('r8_wrong');
   });
 
   it('classifies a 500 on create as transient (POST is not retried by the client)', async () => {
     fake.scenario({ createErrors: 1 });
-    const error = await runError(adapter().run(request, context().ctx));
+    const error = await runError(adapter().run(request, runContext().ctx));
     expect(error.kind).toBe('transient');
   });
 
   it('rides out a transient 500 on a poll (the client retries GETs)', async () => {
     fake.scenario({ getErrors: 2 });
-    const { ctx } = context();
+    const { ctx } = runContext();
     const result = await adapter().run(request, ctx);
     expect(fake.predictions.get(result.requestId)!.gets).toBeGreaterThan(
       fake.predictions.get(result.requestId)!.polls,
@@ -227,7 +186,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
   it('stops with cancelled on abort; cancel() of a starting prediction is true', async () => {
     fake.scenario({ startingPolls: 1000 });
     const controller = new AbortController();
-    const { ctx, submitted } = context({ signal: controller.signal });
+    const { ctx, submitted } = runContext({ signal: controller.signal });
     const running = adapter().run(request, ctx);
     await waitFor(() => submitted.length === 1 && fake.predictions.get(submitted[0]!)!.polls > 1);
     expect(await adapter().cancel(submitted[0]!)).toBe(true);
@@ -238,7 +197,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
 
   it('reports a prediction cancelled at Replicate as cancelled; cancel() of a running one is false', async () => {
     fake.scenario({ processingPolls: 1000 });
-    const { ctx, submitted } = context();
+    const { ctx, submitted } = runContext();
     const running = adapter().run(request, ctx);
     await waitFor(() => submitted.length === 1 && fake.predictions.get(submitted[0]!)!.polls > 2);
     expect(await adapter().cancel(submitted[0]!)).toBe(false);
@@ -247,7 +206,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
 
   it('times out at the deadline and cancels the prediction', async () => {
     fake.scenario({ outcome: 'never' });
-    const { ctx, submitted } = context();
+    const { ctx, submitted } = runContext();
     const error = await runError(adapter({ timeoutMs: 150 }).run(request, ctx));
     expect(error.kind).toBe('timeout');
     expect(fake.snapshot(submitted[0]!).status).toBe('canceled');
@@ -287,7 +246,7 @@ describe('Replicate text-to-image through the replicate client against the fake 
 describe('Replicate webhook verification', () => {
   let predictionId: string;
   beforeAll(async () => {
-    const { ctx } = context({ webhookUrl: 'http://127.0.0.1:1/unused' });
+    const { ctx } = runContext({ webhookUrl: 'http://127.0.0.1:1/unused' });
     predictionId = (await adapter().run(request, ctx)).requestId;
   });
   const verifier = () => new ReplicateWebhookVerifier({ secret: fake.webhookSecret });
@@ -374,7 +333,7 @@ describe('Replicate webhook verification', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/webhooks/replicate`;
-    const result = await adapter().run(request, context({ webhookUrl: hook }).ctx);
+    const result = await adapter().run(request, runContext({ webhookUrl: hook }).ctx);
     expect(await fake.sendWebhook(result.requestId)).toBe(204);
     expect(events[0]).toMatchObject({ predictionId: result.requestId, status: 'succeeded' });
     await new Promise((resolve) => receiver.close(resolve));

@@ -3,6 +3,7 @@ import type { Config } from '../../../config.ts';
 import {
   CANCELLED_MESSAGE,
   CONTENT_POLICY,
+  HostedAdapter,
   RunScope,
   TRANSIENT_MESSAGE,
   VendorRequestEndedError,
@@ -25,7 +26,7 @@ import {
  * `onSubmitted(prediction.id)` → poll `predictions.get` → download every output into memory.
  * Replicate deletes API outputs after about an hour, so we copy them at once.
  * `ReplicatePredictions` is that cycle for any model; the image tools (replicate.image-tools.ts) share it.
- * See shared/reference/providers/replicate.md.
+ * See docs/reference/providers/replicate.md.
  */
 
 export interface ReplicateTextToImageOptions {
@@ -187,27 +188,21 @@ export class ReplicatePredictions {
   }
 }
 
-export class ReplicateTextToImage implements TextToImageProvider {
-  readonly name = 'replicate' as const;
-  readonly available = true;
-  private readonly predictions: ReplicatePredictions;
-
-  constructor(options: ReplicateTextToImageOptions) {
-    this.predictions = new ReplicatePredictions(options);
+/** Both Replicate adapters (text-to-image, image tools) over one ReplicatePredictions. */
+export abstract class ReplicateAdapter extends HostedAdapter<'replicate', ReplicatePredictions> {
+  constructor(options: ReplicateOptions) {
+    super('replicate', new ReplicatePredictions(options));
   }
+}
 
+export class ReplicateTextToImage extends ReplicateAdapter implements TextToImageProvider {
   run(request: TextToImageRequest, ctx: RunContext): Promise<RunResult> {
-    return this.predictions.run(
+    return this.requests.run(
       request.providerModel,
       () => toReplicateInput(request),
       ctx,
       async (prediction, signal) => ({
-        images: await downloadImages(
-          predictionOutputUrls(prediction),
-          this.predictions.fetchFn,
-          signal,
-          VENDOR,
-        ),
+        images: await downloadImages(predictionOutputUrls(prediction), this.requests.fetchFn, signal, VENDOR),
         seed: seedFromLogs(prediction) ?? request.seed,
         requestId: prediction.id,
       }),
@@ -215,7 +210,7 @@ export class ReplicateTextToImage implements TextToImageProvider {
   }
 
   cancel(requestId: string): Promise<boolean> {
-    return this.predictions.cancel(requestId);
+    return this.requests.cancel(requestId);
   }
 }
 
@@ -373,17 +368,26 @@ export function classifyReplicateError(error: unknown): ProviderError {
   });
 }
 
-/** The Replicate adapter from config, or undefined when `REPLICATE_API_TOKEN` is unset. */
-export function createReplicateTextToImage(
-  config: Pick<Config, 'providers'>,
-  overrides: Partial<Omit<ReplicateTextToImageOptions, 'apiToken'>> = {},
-): ReplicateTextToImage | undefined {
+/** What a caller may set over the options from config (tests and the worker's polling). */
+export type ReplicateOverrides = Partial<Omit<ReplicateOptions, 'apiToken'>>;
+
+/** Replicate's options from config with `overrides` over them; undefined when `REPLICATE_API_TOKEN` is unset. */
+export function replicateOptions(config: Pick<Config, 'providers'>, overrides?: ReplicateOverrides) {
   const { replicate, timeoutSeconds } = config.providers;
   if (!replicate.apiToken) return undefined;
-  return new ReplicateTextToImage({
+  return {
     apiToken: replicate.apiToken,
     baseUrl: replicate.baseUrl,
     timeoutMs: timeoutSeconds * 1000,
     ...overrides,
-  });
+  };
+}
+
+/** The Replicate adapter from config, or undefined when `REPLICATE_API_TOKEN` is unset. */
+export function createReplicateTextToImage(
+  config: Pick<Config, 'providers'>,
+  overrides?: ReplicateOverrides,
+) {
+  const options = replicateOptions(config, overrides);
+  return options && new ReplicateTextToImage(options);
 }

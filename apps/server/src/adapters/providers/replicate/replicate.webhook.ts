@@ -1,8 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../../config.ts';
+import { headerValue, type WebhookHeaders } from '../webhook-headers.ts';
 
 /**
- * Verifies Replicate webhooks (shared/reference/providers/replicate.md §6, the Standard Webhooks scheme):
+ * Verifies Replicate webhooks (docs/reference/providers/replicate.md §6, the Standard Webhooks scheme):
  * `webhook-signature` holds `v1,<base64 HMAC-SHA256(key, "${webhook-id}.${webhook-timestamp}.${raw body}")>`
  * entries, the key being the base64 after `whsec_`. We do this with node:crypto instead of the SDK's
  * `validateWebhook` because that compares with `===` (not constant-time) and does not check the
@@ -33,8 +34,6 @@ export interface ReplicateWebhookVerifierOptions {
   now?: () => number;
 }
 
-type Headers = Record<string, string | string[] | undefined> | globalThis.Headers;
-
 const STATUSES = new Set(['starting', 'processing', 'succeeded', 'failed', 'canceled', 'aborted']);
 
 export class ReplicateWebhookVerifier {
@@ -51,10 +50,10 @@ export class ReplicateWebhookVerifier {
   }
 
   /** Verifies the signature on the raw body and parses it; throws WebhookVerificationError otherwise. */
-  verify(headers: Headers, rawBody: Buffer | string): ReplicateWebhookEvent {
-    const id = header(headers, 'webhook-id');
-    const timestamp = header(headers, 'webhook-timestamp');
-    const signatures = header(headers, 'webhook-signature');
+  verify(headers: WebhookHeaders, rawBody: Buffer | string): ReplicateWebhookEvent {
+    const id = headerValue(headers, 'webhook-id');
+    const timestamp = headerValue(headers, 'webhook-timestamp');
+    const signatures = headerValue(headers, 'webhook-signature');
     if (!id || !timestamp || !signatures)
       throw new WebhookVerificationError('missing webhook signature headers');
     if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError('bad webhook timestamp');
@@ -101,13 +100,4 @@ export function createReplicateWebhookVerifier(
 ): ReplicateWebhookVerifier | undefined {
   const secret = config.providers.replicate.webhookSecret;
   return secret ? new ReplicateWebhookVerifier({ secret, ...overrides }) : undefined;
-}
-
-function header(headers: Headers, name: string): string | undefined {
-  if (typeof (headers as globalThis.Headers).get === 'function') {
-    return (headers as globalThis.Headers).get(name) ?? undefined;
-  }
-  const record = headers as Record<string, string | string[] | undefined>;
-  const value = record[name] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name)?.[1];
-  return Array.isArray(value) ? value[0] : value;
 }

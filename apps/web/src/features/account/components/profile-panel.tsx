@@ -2,26 +2,18 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useState } from 'react';
 import { paths } from '@/config/paths';
-import { signOut } from '@/lib/auth';
-import { buttonClass } from '@/components/ui/button-link';
+import { useSignOut } from '@/lib/use-sign-out';
 import { useSignOutEverywhere } from '../api/sign-out-everywhere';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 
 /** Who is signed in (email, or why it could not be loaded), signing out of this device or of all of them. */
 export function ProfilePanel({ email, error }: { email: string | null; error?: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [pending, setPending] = useState(false);
+  const { signOut: onSignOut, pending } = useSignOut();
   const [confirming, setConfirming] = useState(false);
   const everywhere = useSignOutEverywhere();
-  const onSignOut = async () => {
-    setPending(true);
-    try {
-      await signOut();
-      void navigate(paths.home);
-    } finally {
-      setPending(false);
-    }
-  };
   const onSignOutEverywhere = () =>
     everywhere.mutate(undefined, { onSuccess: () => void navigate(paths.home) });
   const busy = pending || everywhere.isPending;
@@ -40,23 +32,13 @@ export function ProfilePanel({ email, error }: { email: string | null; error?: s
         </dd>
       </dl>
       <div className="mt-5 flex flex-wrap gap-3">
-        <button
-          type="button"
-          className={buttonClass('secondary')}
-          disabled={busy}
-          onClick={() => void onSignOut()}
-        >
+        <Button look="secondary" type="button" disabled={busy} onClick={() => void onSignOut()}>
           {t('header.signOut')}
-        </button>
+        </Button>
         {!confirming && (
-          <button
-            type="button"
-            className={buttonClass('secondary')}
-            disabled={busy}
-            onClick={() => setConfirming(true)}
-          >
+          <Button look="secondary" type="button" disabled={busy} onClick={() => setConfirming(true)}>
             {t('account.signOutEverywhere')}
-          </button>
+          </Button>
         )}
       </div>
       {confirming && (
@@ -66,29 +48,24 @@ export function ProfilePanel({ email, error }: { email: string | null; error?: s
         >
           <p>{t('account.signOutEverywhereBody')}</p>
           <div className="mt-3 flex flex-wrap gap-3">
-            <button
-              type="button"
-              className={buttonClass('primary')}
-              disabled={busy}
-              onClick={onSignOutEverywhere}
-            >
+            <Button look="primary" type="button" disabled={busy} onClick={onSignOutEverywhere}>
               {t('account.signOutEverywhereConfirm')}
-            </button>
-            <button
+            </Button>
+            <Button
+              look="secondary"
               type="button"
-              className={buttonClass('secondary')}
               disabled={everywhere.isPending}
               onClick={() => setConfirming(false)}
             >
               {t('account.cancel')}
-            </button>
+            </Button>
           </div>
         </div>
       )}
       {everywhere.isError && (
-        <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
+        <Alert tone="error" inline className="mt-3">
           {t('account.signOutEverywhereFailed')}
-        </p>
+        </Alert>
       )}
     </section>
   );

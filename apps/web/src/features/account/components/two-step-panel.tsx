@@ -4,9 +4,10 @@ import { useTranslation } from 'react-i18next';
 import type { SecondFactorId } from '@lumina/contracts';
 import { ApiError } from '@/lib/api-client';
 import { loadSuperTokens } from '@/lib/auth';
-import { buttonClass } from '@/components/ui/button-link';
 import { Spinner } from '@/components/ui/spinner';
 import { useSecondFactors, useTurnOffFactor, useTurnOnFactor } from '../api/second-factors';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 
 /**
  * Second factors this page manages, in display order. Only the ones the server offers (`available`) are
@@ -56,34 +57,19 @@ function FactorRow({ factorId, state }: { factorId: ManagedFactor; state: Factor
           {t(`account.factorState.${state}`)}
         </span>
         {state === 'on' && (
-          <button
-            type="button"
-            className={buttonClass('secondary')}
-            disabled={busy}
-            onClick={() => turnOff.mutate(factorId)}
-          >
+          <Button look="secondary" type="button" disabled={busy} onClick={() => turnOff.mutate(factorId)}>
             {t('account.turnOff')}
-          </button>
+          </Button>
         )}
         {state === 'off' && (
-          <button
-            type="button"
-            className={buttonClass('primary')}
-            disabled={busy}
-            onClick={() => turnOn.mutate(factorId)}
-          >
+          <Button look="primary" type="button" disabled={busy} onClick={() => turnOn.mutate(factorId)}>
             {t('account.turnOn')}
-          </button>
+          </Button>
         )}
         {state === 'notSetUp' && (
-          <button
-            type="button"
-            className={buttonClass('primary')}
-            disabled={busy}
-            onClick={() => void setUp()}
-          >
+          <Button look="primary" type="button" disabled={busy} onClick={() => void setUp()}>
             {t('account.setUp')}
-          </button>
+          </Button>
         )}
       </div>
       {failure && (
@@ -125,9 +111,9 @@ export function TwoStepPanel() {
           <Spinner />
         </div>
       ) : factors.isError ? (
-        <p role="alert" className="mt-4 text-sm text-red-600 dark:text-red-400">
+        <Alert tone="error" inline className="mt-4">
           {t('account.twoStepLoadFailed')}
-        </p>
+        </Alert>
       ) : rows.length === 0 ? (
         <p className="mt-4 text-sm text-zinc-500 dark:text-zinc-400" data-testid="two-step-unavailable">
           {t('account.twoStepUnavailable')}

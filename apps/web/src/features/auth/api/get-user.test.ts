@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, startLocalServer, type LocalServer } from '@/testing/local-server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { contracts } from '@lumina/contracts';
+import { setupLocalServer } from '@/testing/api-server';
+import { answer, answerError } from '@/testing/fake-api';
 import { createApiClient } from '@/lib/api-client';
 import { initI18n } from '@/lib/i18n';
 import { getUser, ProfileError } from './get-user';
 
-let server: LocalServer;
+const server = setupLocalServer();
 const USER_ID = '0b6f6a36-5d55-4c1e-9d4b-6a1f3f1f0b11';
 
-beforeAll(async () => {
-  server = await startLocalServer();
-  await initI18n({ loadPath: `${server.url}/locales/{{lng}}/{{ns}}.json` });
-});
-afterAll(() => server.close());
+beforeAll(() => initI18n({ loadPath: `${server.url}/locales/{{lng}}/{{ns}}.json` }));
 
 const source = (token: string | null) => ({
   getToken: async () => token,
@@ -29,10 +27,10 @@ const reasonOf = async (promise: Promise<unknown>) => {
 
 describe('GET /api/user profile', () => {
   it('sends the bearer token and accepts a profile with an email', async () => {
-    server.route('GET', '/api/user', (req, res) =>
+    server.on(contracts.currentUser, (req) =>
       req.headers.authorization === 'Bearer token-1'
-        ? json(res, 200, { id: USER_ID, email: 'ada@example.com', is_operator: true })
-        : json(res, 401, { detail: 'no' }),
+        ? answer(contracts.currentUser, { id: USER_ID, email: 'ada@example.com', is_operator: true })
+        : answerError(401, 'UNAUTHORISED', 'no'),
     );
     await expect(getUser(undefined, source('token-1'))).resolves.toEqual({
       id: USER_ID,
@@ -48,14 +46,12 @@ describe('GET /api/user profile', () => {
   });
 
   it('fails with "failed to fetch" when the call fails', async () => {
-    server.route('GET', '/api/user', (_req, res) => json(res, 500, { detail: 'boom', code: 'INTERNAL' }));
+    server.on(contracts.currentUser, () => answerError(500, 'INTERNAL', 'boom'));
     expect(await reasonOf(getUser(undefined, source('token-1')))).toBe('fetchFailed');
   });
 
   it('fails with "email not found" when the profile has no email', async () => {
-    server.route('GET', '/api/user', (_req, res) =>
-      json(res, 200, { id: USER_ID, email: null, is_operator: false }),
-    );
+    server.answer(contracts.currentUser, { id: USER_ID, email: null, is_operator: false });
     expect(await reasonOf(getUser(undefined, source('token-1')))).toBe('emailNotFound');
   });
 });

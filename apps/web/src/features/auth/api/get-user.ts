@@ -11,7 +11,7 @@ export interface UserProfile {
   isOperator: boolean;
 }
 
-/** The profile when there is no session or it could not be loaded (spec section 3). */
+/** The profile when there is no session or it could not be loaded (docs/spec/SPEC.md §3). */
 export const EMPTY_PROFILE: UserProfile = Object.freeze({ id: null, email: null, isOperator: false });
 
 /** Why a profile could not be loaded; each maps to one of the spec's messages in the translation file. */
@@ -32,7 +32,7 @@ export interface ProfileSource {
   getToken?: () => Promise<string | null | undefined>;
 }
 
-/** Loads the profile from `GET /api/user` (bearer token); accepted only with an email (spec section 5). */
+/** Loads the profile from `GET /api/user` (bearer token); accepted only with an email (docs/spec/SPEC.md §5). */
 export async function getUser(signal?: AbortSignal, source: ProfileSource = {}): Promise<UserProfile> {
   const token = await (source.getToken ?? getAccessToken)();
   if (!token) throw new ProfileError('noAccessToken');

@@ -17,7 +17,7 @@ function PageSpinner() {
 
 /**
  * Layout route for pages that need a session. Without one it sends the visitor to /auth with
- * `redirectToPath` set to the current page, so sign-in returns here (spec section 4).
+ * `redirectToPath` set to the current page, so sign-in returns here (docs/spec/SPEC.md §4).
  */
 export function RequireSession() {
   const status = useSession((s) => s.status);

@@ -1,19 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { QueryClient } from '@tanstack/react-query';
-import type { i18n as I18n } from 'i18next';
-import { AppProvider } from '@/app/provider';
-import { createI18n } from '@/lib/i18n';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen } from '@testing-library/react';
+import { contracts } from '@lumina/contracts';
 import { sessionStore } from '@/lib/auth';
 import type * as AuthModule from '@/lib/auth';
 import type * as ApiClientModule from '@/lib/api-client';
-import { json, startLocalServer, type LocalServer } from '@/testing/local-server';
+import { setupApiServer } from '@/testing/api-server';
+import { renderWithApp } from '@/testing/app-harness';
+import { answer, answerError } from '@/testing/fake-api';
 import commonEn from '../../../../public/locales/en/common.json';
 import { UserMenu } from './user-menu';
 
 // The profile call goes through the app's API client; point it at the local server with a fixed token.
-let server: LocalServer;
+const { server, i18n } = setupApiServer();
 vi.mock('@/lib/api-client', async (importOriginal) => {
   const original = await importOriginal<typeof ApiClientModule>();
   return {
@@ -31,25 +29,13 @@ vi.mock('@/lib/auth', async (importOriginal) => {
 });
 
 const USER_ID = '0b6f6a36-5d55-4c1e-9d4b-6a1f3f1f0b11';
-let i18n: I18n;
-beforeAll(async () => {
-  server = await startLocalServer();
-  i18n = await createI18n({ loadPath: `${server.url}/locales/{{lng}}/{{ns}}.json` });
-});
-afterAll(() => server.close());
 afterEach(() => {
   cleanup();
   sessionStore.setState({ status: 'unknown', userId: null });
 });
 
 function renderMenu() {
-  const router = createMemoryRouter([{ path: '*', element: <UserMenu placement="bar" /> }]);
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <AppProvider i18n={i18n} queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProvider>,
-  );
+  return renderWithApp(<UserMenu placement="bar" />, { i18n });
 }
 
 describe('header account area', () => {
@@ -61,9 +47,7 @@ describe('header account area', () => {
   });
 
   it("shows the user's email and a sign-out button when signed in", async () => {
-    server.route('GET', '/api/user', (_req, res) =>
-      json(res, 200, { id: USER_ID, email: 'ada@example.com', is_operator: false }),
-    );
+    server.answer(contracts.currentUser, { id: USER_ID, email: 'ada@example.com', is_operator: false });
     sessionStore.setState({ status: 'signedIn', userId: 'u-1' });
     renderMenu();
     expect((await screen.findByTestId('user-email')).textContent).toBe('ada@example.com');
@@ -71,13 +55,10 @@ describe('header account area', () => {
   });
 
   it.each([
-    [
-      'emailNotFound',
-      (res: Parameters<typeof json>[0]) => json(res, 200, { id: USER_ID, email: null, is_operator: false }),
-    ],
-    ['fetchFailed', (res: Parameters<typeof json>[0]) => json(res, 404, { detail: 'gone' })],
+    ['emailNotFound', () => answer(contracts.currentUser, { id: USER_ID, email: null, is_operator: false })],
+    ['fetchFailed', () => answerError(404, 'NOT_FOUND', 'gone')],
   ] as const)('shows the spec message when the profile fails (%s)', async (reason, reply) => {
-    server.route('GET', '/api/user', (_req, res) => reply(res));
+    server.on(contracts.currentUser, reply);
     sessionStore.setState({ status: 'signedIn', userId: `u-${reason}` });
     renderMenu();
     expect((await screen.findByTestId('profile-error')).textContent).toBe(

@@ -1,8 +1,8 @@
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
-import { signOut, useSession } from '@/lib/auth';
+import { useSession } from '@/lib/auth';
+import { useSignOut } from '@/lib/use-sign-out';
 import { UserIcon } from '@/components/ui/icons';
 import { useUser } from '../api/get-user';
 
@@ -10,21 +10,6 @@ const signInClass =
   'rounded-xl bg-zinc-900 px-4 py-2 text-sm font-semibold text-white transition-colors hover:bg-zinc-700 dark:bg-white dark:text-zinc-900 dark:hover:bg-zinc-200';
 const signOutClass =
   'rounded-xl border border-zinc-300 bg-white px-3 py-2 text-sm font-semibold text-zinc-800 transition-colors hover:bg-zinc-100 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800';
-
-export function useSignOut() {
-  const navigate = useNavigate();
-  const [pending, setPending] = useState(false);
-  const run = async () => {
-    setPending(true);
-    try {
-      await signOut();
-      void navigate(paths.home);
-    } finally {
-      setPending(false);
-    }
-  };
-  return { signOut: run, pending };
-}
 
 /** The signed-in user's email, or the spec's profile-failure message when it could not be loaded. */
 function ProfileLabel({ className = '' }: { className?: string }) {

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { i18n as I18n } from 'i18next';
-import { CREDIT_BALANCE_POLL_MS } from '@lumina/contracts';
-import { json, type LocalServer } from '@/testing/local-server';
-import { newQueryClient, renderWithApp, startApiServer } from '@/testing/app-harness';
+import { contracts, CREDIT_BALANCE_POLL_MS } from '@lumina/contracts';
+import { newQueryClient, renderWithApp } from '@/testing/app-harness';
+import { setupApiServer } from '@/testing/api-server';
+import { answer, answerError } from '@/testing/fake-api';
 import {
   creditBalanceQueryKey,
   getCreditBalanceQueryOptions,
@@ -11,17 +11,12 @@ import {
 } from '../api/get-credit-balance';
 import { CreditBalance } from './credit-balance';
 
-let server: LocalServer;
-let i18n: I18n;
-beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-});
+const { server, i18n } = setupApiServer();
 afterEach(cleanup);
-afterAll(() => server.close());
 
 describe('header credit balance', () => {
   it('shows the balance linking to /credits, and polls every 30 s', async () => {
-    server.route('GET', '/api/credits/balance', (_req, res) => json(res, 200, { balance: 1250 }));
+    server.answer(contracts.creditBalance, { balance: 1250 });
     const queryClient = newQueryClient();
     renderWithApp(<CreditBalance />, { i18n, queryClient });
     const badge = await screen.findByTestId('credit-badge');
@@ -34,9 +29,7 @@ describe('header credit balance', () => {
   });
 
   it('renders nothing when the server says there is no session (401)', async () => {
-    server.route('GET', '/api/credits/balance', (_req, res) =>
-      json(res, 401, { detail: 'Please sign in', code: 'UNAUTHORISED' }),
-    );
+    server.on(contracts.creditBalance, () => answerError(401, 'UNAUTHORISED', 'Please sign in'));
     renderWithApp(
       <>
         <CreditBalance />
@@ -52,9 +45,9 @@ describe('header credit balance', () => {
   it('takes the balance a spend reports at once, then refetches it (after a spend or a refund)', async () => {
     let served = 40;
     let delay = 0;
-    server.route('GET', '/api/credits/balance', async (_req, res) => {
+    server.on(contracts.creditBalance, async () => {
       await new Promise((r) => setTimeout(r, delay));
-      json(res, 200, { balance: served });
+      return answer(contracts.creditBalance, { balance: served });
     });
     function Spend() {
       const refresh = useRefreshCreditBalance();

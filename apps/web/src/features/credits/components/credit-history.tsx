@@ -1,10 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import type { CreditHistoryEntry } from '@lumina/contracts';
-import { PanelErrorFallback } from '@/components/errors/panel-error-fallback';
-import { buttonClass } from '@/components/ui/button-link';
-import { Spinner } from '@/components/ui/spinner';
 import { useCreditHistory } from '../api/get-credit-history';
 import { formatCreditDelta } from '../utils/money';
+import { Button } from '@/components/ui/button';
+import { CreditsPanel } from './credits-panel';
 
 const cell = 'px-3 py-2.5 whitespace-nowrap';
 
@@ -17,17 +16,28 @@ export function CreditHistory() {
   const number = new Intl.NumberFormat(locale);
   const entries = history.data?.pages.flatMap((p) => p.items) ?? [];
   return (
-    <section aria-labelledby="history-heading" className="flex flex-col gap-4">
-      <h2 id="history-heading" className="text-xl font-semibold">
-        {t('credits.history.title')}
-      </h2>
-      {history.isPending ? (
-        <Spinner />
-      ) : history.isError && entries.length === 0 ? (
-        <PanelErrorFallback onRetry={() => void history.refetch()} />
-      ) : entries.length === 0 ? (
-        <p className="text-sm text-zinc-500 dark:text-zinc-400">{t('credits.history.empty')}</p>
-      ) : (
+    <CreditsPanel
+      name="history"
+      title={t('credits.history.title')}
+      query={history}
+      failed={history.isError && entries.length === 0}
+      items={entries}
+      emptyText={t('credits.history.empty')}
+      footer={
+        history.hasNextPage && (
+          <Button
+            look="secondary"
+            type="button"
+            onClick={() => void history.fetchNextPage()}
+            disabled={history.isFetchingNextPage}
+            className="self-center disabled:opacity-60"
+          >
+            {history.isFetchingNextPage ? t('credits.history.loadingMore') : t('credits.history.loadMore')}
+          </Button>
+        )
+      }
+    >
+      {(rows) => (
         <div className="overflow-x-auto rounded-3xl border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
           <table className="w-full text-left text-sm" data-testid="credit-history">
             <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
@@ -50,7 +60,7 @@ export function CreditHistory() {
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-              {entries.map((entry) => (
+              {rows.map((entry) => (
                 <tr key={entry.id} data-testid="history-row" data-reason={entry.reason}>
                   <td className={`${cell} text-zinc-600 dark:text-zinc-400`}>
                     <time dateTime={entry.created_at}>{time.format(new Date(entry.created_at))}</time>
@@ -77,17 +87,7 @@ export function CreditHistory() {
           </table>
         </div>
       )}
-      {history.hasNextPage && (
-        <button
-          type="button"
-          onClick={() => void history.fetchNextPage()}
-          disabled={history.isFetchingNextPage}
-          className={`${buttonClass('secondary')} self-center disabled:opacity-60`}
-        >
-          {history.isFetchingNextPage ? t('credits.history.loadingMore') : t('credits.history.loadMore')}
-        </button>
-      )}
-    </section>
+    </CreditsPanel>
   );
 }
 

@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import type { CreditPackageView } from '@lumina/contracts';
 import { buttonClass } from '@/components/ui/button-link';
-import { Spinner } from '@/components/ui/spinner';
-import { PanelErrorFallback } from '@/components/errors/panel-error-fallback';
 import { useCreditPackages } from '../api/get-credit-packages';
 import { usePurchaseCredits } from '../api/purchase-credits';
 import { badgeKey, formatCreditsPerUnit, formatPrice } from '../utils/money';
+import { Alert } from '@/components/ui/alert';
+import { CreditsPanel } from './credits-panel';
 
 function PackageCard({
   pkg,
@@ -81,19 +81,23 @@ export function CreditPackages({ redirect }: { redirect?: (url: string) => void 
   // The mutation stays pending while the browser navigates away, which keeps every button disabled.
   const pendingId = purchase.isPending || purchase.isSuccess ? purchase.variables : undefined;
   return (
-    <section aria-labelledby="packages-heading" className="flex flex-col gap-4">
-      <h2 id="packages-heading" className="text-xl font-semibold">
-        {t('credits.packages.title')}
-      </h2>
-      {packages.isPending ? (
-        <Spinner />
-      ) : packages.isError ? (
-        <PanelErrorFallback onRetry={() => void packages.refetch()} />
-      ) : packages.data.packages.length === 0 ? (
-        <p className="text-sm text-zinc-500 dark:text-zinc-400">{t('credits.packages.empty')}</p>
-      ) : (
+    <CreditsPanel
+      name="packages"
+      title={t('credits.packages.title')}
+      query={packages}
+      items={packages.data?.packages}
+      emptyText={t('credits.packages.empty')}
+      footer={
+        purchase.error && (
+          <Alert tone="error" inline>
+            {purchase.error.message}
+          </Alert>
+        )
+      }
+    >
+      {(pkgs) => (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {packages.data.packages.map((pkg) => (
+          {pkgs.map((pkg) => (
             <PackageCard
               key={pkg.id}
               pkg={pkg}
@@ -104,11 +108,6 @@ export function CreditPackages({ redirect }: { redirect?: (url: string) => void 
           ))}
         </ul>
       )}
-      {purchase.error && (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {purchase.error.message}
-        </p>
-      )}
-    </section>
+    </CreditsPanel>
   );
 }

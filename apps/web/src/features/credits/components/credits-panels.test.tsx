@@ -1,23 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { i18n as I18n } from 'i18next';
-import type { CreditHistoryEntry, CreditPackageView } from '@lumina/contracts';
-import { json, type LocalServer } from '@/testing/local-server';
-import { renderWithApp, startApiServer } from '@/testing/app-harness';
+import { contracts, type CreditHistoryEntry, type CreditPackageView } from '@lumina/contracts';
+import { renderWithApp } from '@/testing/app-harness';
+import { setupApiServer } from '@/testing/api-server';
+import { answer, answerError } from '@/testing/fake-api';
 import { CreditHistory } from './credit-history';
 import { CreditPackages } from './credit-packages';
 import { ManageBillingButton } from './manage-billing-button';
 
-let server: LocalServer;
-let i18n: I18n;
-beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-});
-afterEach(() => {
-  cleanup();
-  server.requests.length = 0;
-});
-afterAll(() => server.close());
+const { server, i18n } = setupApiServer();
+afterEach(cleanup);
 
 const pkg = (overrides: Partial<CreditPackageView>): CreditPackageView => ({
   id: 'starter',
@@ -44,8 +36,8 @@ const entry = (n: number): CreditHistoryEntry => ({
 
 describe('credit packages', () => {
   it('shows price, credits, credits per unit and the badge, and Buy goes to the checkout URL', async () => {
-    server.route('GET', '/api/credits/packages', (_req, res) =>
-      json(res, 200, {
+    server.on(contracts.creditPackages, () =>
+      answer(contracts.creditPackages, {
         packages: [
           pkg({}),
           pkg({
@@ -59,9 +51,10 @@ describe('credit packages', () => {
         ],
       }),
     );
-    server.route('POST', '/api/credits/purchase', (_req, res) =>
-      json(res, 200, { url: '/credits/dev-checkout?session_id=dev_1', session_id: 'dev_1' }),
-    );
+    server.answer(contracts.purchaseCredits, {
+      url: '/credits/dev-checkout?session_id=dev_1',
+      session_id: 'dev_1',
+    });
     const redirects: string[] = [];
     renderWithApp(<CreditPackages redirect={(url) => redirects.push(url)} />, { i18n });
     const cards = await screen.findAllByTestId('credit-package');
@@ -83,11 +76,11 @@ describe('credit packages', () => {
 
 describe('credit history', () => {
   it('loads the next page with the cursor on "Load more" until there is none', async () => {
-    server.route('GET', '/api/credits/history', (req, res) => {
-      const cursor = new URL(req.url ?? '', server.url).searchParams.get('cursor');
-      if (!cursor) return json(res, 200, { items: [entry(1), entry(2)], next_cursor: 'c2' });
-      json(res, 200, { items: [entry(3)], next_cursor: null });
-    });
+    server.on(contracts.creditHistory, (req) =>
+      req.query.get('cursor')
+        ? answer(contracts.creditHistory, { items: [entry(3)], next_cursor: null })
+        : answer(contracts.creditHistory, { items: [entry(1), entry(2)], next_cursor: 'c2' }),
+    );
     renderWithApp(<CreditHistory />, { i18n });
     await waitFor(() => expect(screen.getAllByTestId('history-row')).toHaveLength(2));
     const first = screen.getAllByTestId('history-row')[0]!;
@@ -105,8 +98,8 @@ describe('credit history', () => {
 
 describe('credit history descriptions', () => {
   it('names the tool, model, prompt start and result of a job, and the package of a purchase', async () => {
-    server.route('GET', '/api/credits/history', (_req, res) =>
-      json(res, 200, {
+    server.on(contracts.creditHistory, () =>
+      answer(contracts.creditHistory, {
         items: [
           {
             ...entry(1),
@@ -151,9 +144,10 @@ describe('credit history descriptions', () => {
 
 describe('manage billing', () => {
   it('says why instead of offering the button when the server has no portal for the person', async () => {
-    server.route('GET', '/api/credits/billing-portal', (_req, res) =>
-      json(res, 200, { available: false, reason: 'There is no billing account yet.' }),
-    );
+    server.answer(contracts.billingPortalStatus, {
+      available: false,
+      reason: 'There is no billing account yet.',
+    });
     renderWithApp(<ManageBillingButton />, { i18n });
     expect((await screen.findByTestId('billing-unavailable')).textContent).toBe(
       'There is no billing account yet.',
@@ -162,12 +156,8 @@ describe('manage billing', () => {
   });
 
   it("opens the portal URL, or is disabled with the server's note when the portal refuses", async () => {
-    server.route('GET', '/api/credits/billing-portal', (_req, res) =>
-      json(res, 200, { available: true, reason: null }),
-    );
-    server.route('POST', '/api/create-customer-portal-session', (_req, res) =>
-      json(res, 200, { url: 'https://billing.example/session' }),
-    );
+    server.answer(contracts.billingPortalStatus, { available: true, reason: null });
+    server.answer(contracts.customerPortal, { url: 'https://billing.example/session' });
     const redirects: string[] = [];
     renderWithApp(<ManageBillingButton redirect={(url) => redirects.push(url)} />, { i18n });
     await waitFor(() =>
@@ -177,9 +167,7 @@ describe('manage billing', () => {
     await waitFor(() => expect(redirects).toEqual(['https://billing.example/session']));
     cleanup();
 
-    server.route('POST', '/api/create-customer-portal-session', (_req, res) =>
-      json(res, 409, { detail: 'No billing account yet', code: 'CONFLICT' }),
-    );
+    server.on(contracts.customerPortal, () => answerError(409, 'CONFLICT', 'No billing account yet'));
     renderWithApp(<ManageBillingButton />, { i18n });
     await waitFor(() =>
       expect((screen.getByTestId('manage-billing') as HTMLButtonElement).disabled).toBe(false),

@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { buttonClass } from '@/components/ui/button-link';
 import { AlertIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { useDevCheckoutAction, useDevCheckoutSession } from '../api/dev-checkout';
 import { formatPrice } from '../utils/money';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 
 /**
  * The development stand-in for Stripe Checkout (only when the server has no Stripe key): shows the package
@@ -38,15 +39,15 @@ export function DevCheckout({
         </div>
       </div>
       {!sessionId ? (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+        <Alert tone="error" inline>
           {t('credits.devCheckout.missingSession')}
-        </p>
+        </Alert>
       ) : session.isPending ? (
         <Spinner />
       ) : session.isError ? (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+        <Alert tone="error" inline>
           {t('credits.devCheckout.loadFailed')}
-        </p>
+        </Alert>
       ) : (
         <>
           <dl className="grid grid-cols-2 gap-y-2 text-sm">
@@ -81,32 +82,34 @@ export function DevCheckout({
             )
           )}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <button
+            <Button
+              look="secondary"
               type="button"
               onClick={() => run('cancel')}
               disabled={busy || session.data.status !== 'pending'}
-              className={`${buttonClass('secondary')} disabled:opacity-60`}
+              className="disabled:opacity-60"
             >
               {t('credits.devCheckout.cancel')}
-            </button>
-            <button
+            </Button>
+            <Button
+              look="primary"
               type="button"
               data-testid="dev-checkout-pay"
               onClick={() => run('complete')}
               disabled={busy || session.data.status !== 'pending'}
-              className={`${buttonClass('primary')} disabled:opacity-60`}
+              className="disabled:opacity-60"
             >
               {action.isPending && action.variables === 'complete'
                 ? t('credits.devCheckout.paying')
                 : t('credits.devCheckout.pay', {
                     price: formatPrice(session.data.amount_cents, session.data.currency, i18n.language),
                   })}
-            </button>
+            </Button>
           </div>
           {action.error && (
-            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            <Alert tone="error" inline>
               {action.error.message}
-            </p>
+            </Alert>
           )}
         </>
       )}

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { buttonClass } from '@/components/ui/button-link';
 import { ApiError } from '@/lib/api-client';
 import { useBillingPortalStatus } from '../api/get-billing-portal-status';
 import { useCreatePortalSession } from '../api/create-portal-session';
+import { Button } from '@/components/ui/button';
 
 /** Statuses meaning "there is no billing portal for this user (yet)" rather than a passing failure. */
 const UNAVAILABLE = new Set([404, 409, 501, 503]);
@@ -29,19 +29,20 @@ export function ManageBillingButton({ redirect }: { redirect?: (url: string) => 
   }
   return (
     <div className="flex flex-col items-start gap-1.5 sm:items-end">
-      <button
+      <Button
+        look="secondary"
         type="button"
         data-testid="manage-billing"
         onClick={() => portal.mutate()}
         disabled={status.isPending || portal.isPending || portal.isSuccess || unavailable}
-        className={`${buttonClass('secondary')} disabled:cursor-not-allowed disabled:opacity-60`}
+        className="disabled:cursor-not-allowed disabled:opacity-60"
       >
         {status.isPending
           ? t('credits.billing.checking')
           : portal.isPending
             ? t('credits.billing.opening')
             : t('credits.billing.manage')}
-      </button>
+      </Button>
       {portal.error && (
         <p role="status" className="max-w-xs text-xs text-zinc-600 sm:text-right dark:text-zinc-400">
           {portal.error.message}

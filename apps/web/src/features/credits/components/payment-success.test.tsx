@@ -1,33 +1,26 @@
 import { StrictMode } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
-import type { i18n as I18n } from 'i18next';
-import { json, type LocalServer } from '@/testing/local-server';
-import { renderWithApp, startApiServer } from '@/testing/app-harness';
+import { renderWithApp } from '@/testing/app-harness';
+import { contracts } from '@lumina/contracts';
+import { setupApiServer } from '@/testing/api-server';
+import { answer, answerError } from '@/testing/fake-api';
 import { CreditBalance } from './credit-balance';
 import { PaymentSuccess } from './payment-success';
 
-let server: LocalServer;
-let i18n: I18n;
-beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-});
-afterEach(() => {
-  cleanup();
-  server.requests.length = 0;
-});
-afterAll(() => server.close());
+const { server, i18n } = setupApiServer();
+afterEach(cleanup);
 
 const processCalls = () => server.requests.filter((r) => r.url === '/api/process_payment');
 
 describe('payment success page', () => {
   it('confirms the checkout once under StrictMode and puts the new balance in the header at once', async () => {
     let balance = 100;
-    server.route('GET', '/api/credits/balance', (_req, res) => json(res, 200, { balance }));
-    server.route('POST', '/api/process_payment', async (_req, res) => {
+    server.on(contracts.creditBalance, () => answer(contracts.creditBalance, { balance }));
+    server.on(contracts.processPayment, async () => {
       await new Promise((r) => setTimeout(r, 50));
       balance = 600;
-      json(res, 200, { status: 'paid', credits_added: 500, balance: 600 });
+      return answer(contracts.processPayment, { status: 'paid', credits_added: 500, balance: 600 });
     });
     renderWithApp(
       <StrictMode>
@@ -51,9 +44,9 @@ describe('payment success page', () => {
   });
 
   it('says so when the payment was already credited, and shows a server error as given', async () => {
-    server.route('GET', '/api/credits/balance', (_req, res) => json(res, 200, { balance: 600 }));
-    server.route('POST', '/api/process_payment', (_req, res) =>
-      json(res, 200, { status: 'paid', credits_added: 0, balance: 600 }),
+    server.on(contracts.creditBalance, () => answer(contracts.creditBalance, { balance: 600 }));
+    server.on(contracts.processPayment, () =>
+      answer(contracts.processPayment, { status: 'paid', credits_added: 0, balance: 600 }),
     );
     renderWithApp(<PaymentSuccess sessionId="cs_again" />, { i18n });
     expect((await screen.findByTestId('credits-added')).textContent).toBe(
@@ -61,9 +54,7 @@ describe('payment success page', () => {
     );
     cleanup();
 
-    server.route('POST', '/api/process_payment', (_req, res) =>
-      json(res, 404, { detail: 'No such checkout session', code: 'NOT_FOUND' }),
-    );
+    server.on(contracts.processPayment, () => answerError(404, 'NOT_FOUND', 'No such checkout session'));
     renderWithApp(<PaymentSuccess sessionId="cs_unknown" />, { i18n });
     expect(await screen.findByText('No such checkout session')).toBeTruthy();
   });

@@ -1,10 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import type { PaymentStatus } from '@lumina/contracts';
-import { PanelErrorFallback } from '@/components/errors/panel-error-fallback';
-import { Spinner } from '@/components/ui/spinner';
 import { useCreditPackages } from '../api/get-credit-packages';
 import { useTransactions } from '../api/get-transactions';
 import { formatPrice } from '../utils/money';
+import { CreditsPanel } from './credits-panel';
 
 const statusTone: Record<PaymentStatus, string> = {
   pending: 'bg-amber-100 text-amber-800 dark:bg-amber-500/15 dark:text-amber-300',
@@ -24,19 +23,16 @@ export function TransactionsList() {
   const time = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const packageName = (id: string) => packages.data?.packages.find((p) => p.id === id)?.name ?? id;
   return (
-    <section aria-labelledby="transactions-heading" className="flex flex-col gap-4">
-      <h2 id="transactions-heading" className="text-xl font-semibold">
-        {t('credits.transactions.title')}
-      </h2>
-      {transactions.isPending ? (
-        <Spinner />
-      ) : transactions.isError ? (
-        <PanelErrorFallback onRetry={() => void transactions.refetch()} />
-      ) : transactions.data.payments.length === 0 ? (
-        <p className="text-sm text-zinc-500 dark:text-zinc-400">{t('credits.transactions.empty')}</p>
-      ) : (
+    <CreditsPanel
+      name="transactions"
+      title={t('credits.transactions.title')}
+      query={transactions}
+      items={transactions.data?.payments}
+      emptyText={t('credits.transactions.empty')}
+    >
+      {(payments) => (
         <ul className="divide-y divide-zinc-100 overflow-hidden rounded-3xl border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
-          {transactions.data.payments.map((payment) => (
+          {payments.map((payment) => (
             <li
               key={payment.id}
               data-testid="transaction"
@@ -76,6 +72,6 @@ export function TransactionsList() {
           ))}
         </ul>
       )}
-    </section>
+    </CreditsPanel>
   );
 }

@@ -1,22 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { i18n as I18n } from 'i18next';
-import type { ImageView } from '@lumina/contracts';
-import { json, type LocalServer } from '@/testing/local-server';
-import { renderWithApp, startApiServer } from '@/testing/app-harness';
+import { contracts, type ImageView } from '@lumina/contracts';
+import { renderWithApp } from '@/testing/app-harness';
+import { setupApiServer } from '@/testing/api-server';
+import { answer } from '@/testing/fake-api';
 import { ExamplesView } from './examples-view';
 import { tryPromptHref } from './example-card';
 
-let server: LocalServer;
-let i18n: I18n;
-beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-});
-afterEach(() => {
-  cleanup();
-  server.requests.length = 0;
-});
-afterAll(() => server.close());
+const { server, i18n } = setupApiServer();
+afterEach(cleanup);
 
 const example = (n: number, category: string): ImageView => ({
   id: `00000000-0000-4000-8000-00000000000${n}`,
@@ -46,18 +38,19 @@ const example = (n: number, category: string): ImageView => ({
 
 describe('public examples', () => {
   it('shows each example with prompt, model and "Try this prompt", lazily and at its size, by category', async () => {
-    server.route('GET', '/api/example_images/categories', (_req, res) =>
-      json(res, 200, {
-        categories: [
-          { name: 'Landscapes', count: 1 },
-          { name: 'Posters', count: 1 },
-        ],
-      }),
-    );
-    server.route('GET', '/api/example_images', (req, res) => {
-      const category = new URL(req.url ?? '', server.url).searchParams.get('category');
+    server.answer(contracts.exampleCategories, {
+      categories: [
+        { name: 'Landscapes', count: 1 },
+        { name: 'Posters', count: 1 },
+      ],
+    });
+    server.on(contracts.listExamples, (req) => {
+      const category = req.query.get('category');
       const all = [example(1, 'Landscapes'), example(2, 'Posters')];
-      json(res, 200, { items: all.filter((i) => !category || i.category === category), next_cursor: null });
+      return answer(contracts.listExamples, {
+        items: all.filter((i) => !category || i.category === category),
+        next_cursor: null,
+      });
     });
     renderWithApp(<ExamplesView modelName={(id) => (id === 'local-aurora' ? 'Aurora' : undefined)} />, {
       i18n,
@@ -85,10 +78,8 @@ describe('public examples', () => {
   });
 
   it('says so when there are no examples yet', async () => {
-    server.route('GET', '/api/example_images/categories', (_req, res) => json(res, 200, { categories: [] }));
-    server.route('GET', '/api/example_images', (_req, res) =>
-      json(res, 200, { items: [], next_cursor: null }),
-    );
+    server.answer(contracts.exampleCategories, { categories: [] });
+    server.answer(contracts.listExamples, { items: [], next_cursor: null });
     renderWithApp(<ExamplesView />, { i18n });
     expect(await screen.findByTestId('examples-empty')).toBeTruthy();
   });

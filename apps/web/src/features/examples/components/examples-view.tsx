@@ -3,9 +3,8 @@ import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { CategoryChips as CategoryChipRow } from '@/components/ui/category-chips';
-import { ImagesIcon } from '@/components/ui/icons';
-import { Spinner } from '@/components/ui/spinner';
-import { useExampleCategories } from '../api/get-example-categories';
+import { EmptyImages, LoadingBlock, QueryError } from '@/components/ui/query-states';
+import { useExampleCategories } from '@/lib/examples/example-categories';
 import { useExamples } from '../api/list-examples';
 import { ExampleCard } from './example-card';
 
@@ -53,36 +52,15 @@ function ExampleResults({
   const { t } = useTranslation();
   const query = useExamples(category);
   const images = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
-  if (query.isPending)
-    return (
-      <div className="flex justify-center py-20" aria-busy="true">
-        <Spinner />
-      </div>
-    );
-  if (query.isError)
-    return (
-      <div
-        role="alert"
-        className="rounded-2xl bg-red-50 p-6 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-100"
-      >
-        {query.error.message}{' '}
-        <button type="button" onClick={() => void query.refetch()} className="font-semibold underline">
-          {t('errors.retry')}
-        </button>
-      </div>
-    );
+  if (query.isPending) return <LoadingBlock />;
+  if (query.isError) return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   if (images.length === 0)
     return (
-      <div
-        data-testid="examples-empty"
-        className="flex flex-col items-center gap-3 rounded-3xl border border-dashed border-zinc-300 px-6 py-16 text-center dark:border-zinc-700"
-      >
-        <span className="flex size-12 items-center justify-center rounded-2xl bg-brand-100 text-2xl text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">
-          <ImagesIcon />
-        </span>
-        <p className="font-semibold">{t('examples.empty.title')}</p>
-        <p className="max-w-sm text-sm text-zinc-600 dark:text-zinc-400">{t('examples.empty.body')}</p>
-      </div>
+      <EmptyImages
+        testId="examples-empty"
+        title={t('examples.empty.title')}
+        body={t('examples.empty.body')}
+      />
     );
   return (
     <div className="flex flex-col gap-6">

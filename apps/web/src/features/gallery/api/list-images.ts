@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-query';
 import { listImagesContract, PAGE_SIZE_MAX } from '@lumina/contracts';
 import { api, type CallOptions } from '@/lib/api-client';
+import { imagesQueryKey } from '@/lib/images/image-cache';
 
 export type GalleryTab = 'all' | 'saved' | 'favorites' | 'videos' | 'examples';
 
@@ -18,9 +19,6 @@ export interface GalleryFilters {
 }
 
 export type ListImagesQuery = NonNullable<CallOptions<typeof listImagesContract>['query']>;
-
-/** Every image query lives under this key, so actions can patch or refresh all of them at once. */
-export const imagesQueryKey = ['images'] as const;
 
 export const GALLERY_PAGE_SIZE = 24;
 

@@ -1,14 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { i18n as I18n } from 'i18next';
-import type { ImageView } from '@lumina/contracts';
-import { json, type LocalServer } from '@/testing/local-server';
-import { fakeImage, renderWithApp, startApiServer } from '@/testing/app-harness';
+import { contracts, type ImageView } from '@lumina/contracts';
+import { fakeImage, renderWithApp } from '@/testing/app-harness';
+import { setupApiServer } from '@/testing/api-server';
+import { answer, answerError } from '@/testing/fake-api';
 import commonEn from '../../../../public/locales/en/common.json';
 import { GalleryView } from './gallery-view';
 
-let server: LocalServer;
-let i18n: I18n;
+const { server, i18n } = setupApiServer();
 
 /** IntersectionObserver stand-in: every observed element counts as on screen as soon as it is observed. */
 class VisibleObserver {
@@ -23,22 +22,17 @@ class VisibleObserver {
 }
 
 beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-  server.route('GET', '/api/example_images/categories', (_req, res) =>
-    json(res, 200, {
-      categories: [
-        { name: 'Landscapes', count: 3 },
-        { name: 'Portraits', count: 1 },
-      ],
-    }),
-  );
+  server.answer(contracts.exampleCategories, {
+    categories: [
+      { name: 'Landscapes', count: 3 },
+      { name: 'Portraits', count: 1 },
+    ],
+  });
 });
 afterEach(() => {
   cleanup();
   delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver;
-  server.requests.length = 0;
 });
-afterAll(() => server.close());
 
 const listRequests = () =>
   server.requests
@@ -46,10 +40,10 @@ const listRequests = () =>
     .map((r) => new URL(r.url, server.url).searchParams);
 
 function servePages(pages: ImageView[][]) {
-  server.route('GET', '/api/images', (req, res) => {
-    const cursor = new URL(req.url ?? '', server.url).searchParams.get('cursor');
+  server.on(contracts.listImages, (req) => {
+    const cursor = req.query.get('cursor');
     const index = cursor ? Number(cursor) : 0;
-    json(res, 200, {
+    return answer(contracts.listImages, {
       items: pages[index] ?? [],
       next_cursor: index + 1 < pages.length ? String(index + 1) : null,
     });
@@ -104,12 +98,14 @@ describe('gallery', () => {
     const image = fakeImage({ prompt: 'a fox' });
     servePages([[image]]);
     let releaseFavorite: () => void = () => undefined;
-    server.route('PUT', `/api/images/${image.id}/favorite`, (_req, res) => {
-      releaseFavorite = () => json(res, 500, { detail: 'Could not favourite right now', code: 'INTERNAL' });
-    });
-    server.route('PUT', `/api/images/${image.id}`, (_req, res) =>
-      json(res, 200, { ...image, is_saved: true }),
+    server.on(
+      contracts.favoriteImage,
+      () =>
+        new Promise((resolve) => {
+          releaseFavorite = () => resolve(answerError(500, 'INTERNAL', 'Could not favourite right now'));
+        }),
     );
+    server.answer(contracts.saveImage, { ...image, is_saved: true });
     renderWithApp(<GalleryView />, { i18n });
     const card = await screen.findByTestId('image-card');
 
@@ -144,7 +140,7 @@ describe('gallery', () => {
       duration_ms: 1500,
     });
     servePages([[image]]);
-    server.route('DELETE', `/api/images/${image.id}`, (_req, res) => json(res, 200, { deleted: true }));
+    server.answer(contracts.deleteImage, { deleted: true });
     const remixed: string[] = [];
     renderWithApp(
       <GalleryView
@@ -170,9 +166,7 @@ describe('gallery', () => {
     fireEvent.click(within(dialog).getByTestId('action-remix'));
     expect(remixed).toEqual([image.id]);
 
-    server.route('POST', `/api/track/images/${image.id}`, (_req, res) =>
-      json(res, 200, { download_count: 1 }),
-    );
+    server.answer(contracts.trackDownload, { download_count: 1 });
     const clicked: string[] = [];
     const click = HTMLAnchorElement.prototype.click;
     HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {

@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import type { ImageView } from '@lumina/contracts';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { CategoryChips as CategoryChipRow } from '@/components/ui/category-chips';
-import { ImagesIcon } from '@/components/ui/icons';
+import { EmptyImages, LoadingBlock, QueryError } from '@/components/ui/query-states';
 import { Spinner } from '@/components/ui/spinner';
-import { useExampleCategories } from '../api/get-example-categories';
+import { useExampleCategories } from '@/lib/examples/example-categories';
 import { useImages, type GalleryFilters, type GalleryTab } from '../api/list-images';
 import { useInfiniteSentinel } from '../hooks/use-infinite-sentinel';
 import type { OpenInStudio } from '../utils/tool-output';
@@ -167,37 +167,16 @@ function GalleryResults({
     if (canLoadMore) void query.fetchNextPage();
   }, canLoadMore);
 
-  if (query.isPending)
-    return (
-      <div className="flex justify-center py-20" aria-busy="true">
-        <Spinner />
-      </div>
-    );
-  if (query.isError)
-    return (
-      <div
-        role="alert"
-        className="rounded-2xl bg-red-50 p-6 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-100"
-      >
-        {query.error.message}{' '}
-        <button type="button" onClick={() => void query.refetch()} className="font-semibold underline">
-          {t('errors.retry')}
-        </button>
-      </div>
-    );
+  if (query.isPending) return <LoadingBlock />;
+  if (query.isError) return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   if (images.length === 0) {
     const key = filters.model ? 'filtered' : filters.tab;
     return (
-      <div
-        data-testid="gallery-empty"
-        className="flex flex-col items-center gap-3 rounded-3xl border border-dashed border-zinc-300 px-6 py-16 text-center dark:border-zinc-700"
-      >
-        <span className="flex size-12 items-center justify-center rounded-2xl bg-brand-100 text-2xl text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">
-          <ImagesIcon />
-        </span>
-        <p className="font-semibold">{t(`gallery.empty.${key}.title`)}</p>
-        <p className="max-w-sm text-sm text-zinc-600 dark:text-zinc-400">{t(`gallery.empty.${key}.body`)}</p>
-      </div>
+      <EmptyImages
+        testId="gallery-empty"
+        title={t(`gallery.empty.${key}.title`)}
+        body={t(`gallery.empty.${key}.body`)}
+      />
     );
   }
   return (

@@ -9,9 +9,8 @@ import {
   RemixIcon,
   TrashIcon,
 } from '@/components/ui/icons';
-import { useToggleFavorite } from '../api/favorite-image';
+import { useSaveImage, useToggleFavorite } from '@/lib/images/image-mutations';
 import { useUnpublishExample } from '../api/publish-example';
-import { useSaveImage } from '../api/save-image';
 import { downloadImage } from '../api/track-download';
 import { ConfirmDeleteDialog, PublishDialog } from './image-dialogs';
 
@@ -48,33 +47,35 @@ function ActionButton({
       : tone === 'active'
         ? 'text-brand-600 dark:text-brand-300'
         : '';
-  return variant === 'overlay' ? (
+  // On a card the buttons are icons over the image (named by aria-label, and a click must not open the
+  // card); in the lightbox they are labelled buttons.
+  const overlay = variant === 'overlay';
+  return (
     <button
       type="button"
-      aria-label={label}
-      title={label}
+      aria-label={overlay ? label : undefined}
+      title={overlay ? label : undefined}
       aria-pressed={pressed}
       disabled={disabled}
       data-testid={testId}
       onClick={(e) => {
-        e.stopPropagation();
+        if (overlay) e.stopPropagation();
         onClick();
       }}
-      className={`inline-flex size-8 items-center justify-center rounded-full bg-white/90 text-base text-zinc-800 shadow-sm backdrop-blur transition hover:bg-white disabled:cursor-default disabled:opacity-90 dark:bg-zinc-900/85 dark:text-zinc-100 dark:hover:bg-zinc-900 ${toneClass}`}
+      className={
+        overlay
+          ? `inline-flex size-8 items-center justify-center rounded-full bg-white/90 text-base text-zinc-800 shadow-sm backdrop-blur transition hover:bg-white disabled:cursor-default disabled:opacity-90 dark:bg-zinc-900/85 dark:text-zinc-100 dark:hover:bg-zinc-900 ${toneClass}`
+          : `inline-flex items-center gap-2 rounded-xl border border-zinc-200 px-3 py-2 text-sm font-semibold transition hover:bg-zinc-100 disabled:cursor-default disabled:opacity-80 dark:border-zinc-700 dark:hover:bg-zinc-800 ${toneClass}`
+      }
     >
-      {children}
-    </button>
-  ) : (
-    <button
-      type="button"
-      aria-pressed={pressed}
-      disabled={disabled}
-      data-testid={testId}
-      onClick={onClick}
-      className={`inline-flex items-center gap-2 rounded-xl border border-zinc-200 px-3 py-2 text-sm font-semibold transition hover:bg-zinc-100 disabled:cursor-default disabled:opacity-80 dark:border-zinc-700 dark:hover:bg-zinc-800 ${toneClass}`}
-    >
-      <span className="text-base">{children}</span>
-      {label}
+      {overlay ? (
+        children
+      ) : (
+        <>
+          <span className="text-base">{children}</span>
+          {label}
+        </>
+      )}
     </button>
   );
 }

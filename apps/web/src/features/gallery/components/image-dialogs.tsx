@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { EXAMPLE_CATEGORY_MAX, type ImageView } from '@lumina/contracts';
 import { Modal } from '@/components/ui/modal';
 import { Spinner } from '@/components/ui/spinner';
-import { useDeleteImage } from '../api/delete-image';
-import { useExampleCategories } from '../api/get-example-categories';
+import { useDeleteImage } from '@/lib/images/image-mutations';
+import { useExampleCategories } from '@/lib/examples/example-categories';
 import { usePublishExample } from '../api/publish-example';
+import { Alert } from '@/components/ui/alert';
 
 const secondary =
   'rounded-xl border border-zinc-300 px-4 py-2 text-sm font-semibold hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800';
@@ -31,9 +32,9 @@ export function ConfirmDeleteDialog({
       </h2>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{t('images.delete.body')}</p>
       {remove.error && (
-        <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
+        <Alert tone="error" inline className="mt-3">
           {remove.error.message}
-        </p>
+        </Alert>
       )}
       <div className="mt-6 flex justify-end gap-2">
         <button type="button" className={secondary} onClick={onClose} data-autofocus>
@@ -105,9 +106,9 @@ export function PublishDialog({
           ))}
         </datalist>
         {publish.error && (
-          <p role="alert" className="mt-2 text-sm text-red-600 dark:text-red-400">
+          <Alert tone="error" inline className="mt-2">
             {publish.error.message}
-          </p>
+          </Alert>
         )}
         <div className="mt-6 flex justify-end gap-2">
           <button type="button" className={secondary} onClick={onClose}>

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { JobView } from '@lumina/contracts';
 import { useJobImages } from '../api/list-images';
 import { ImageGrid, type ImageGridProps } from './image-grid';
+import { Alert } from '@/components/ui/alert';
 
 /** A generation job's images as they finish, with a placeholder for each one still on its way. */
 export function JobResults({
@@ -27,9 +28,9 @@ export function JobResults({
         {...props}
       />
       {images.isError && (
-        <p role="alert" className="mt-2 text-sm text-red-600 dark:text-red-400">
+        <Alert tone="error" inline className="mt-2">
           {images.error.message}
-        </p>
+        </Alert>
       )}
       {found.length > 0 && found.every((image) => image.seed !== null) && (
         <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="seeds-used">

@@ -1,24 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { i18n as I18n } from 'i18next';
-import type { ImageView, Tool } from '@lumina/contracts';
-import { json, type LocalServer } from '@/testing/local-server';
-import { fakeImage, renderWithApp, startApiServer } from '@/testing/app-harness';
+import { contracts, type ImageView, type Tool } from '@lumina/contracts';
+import { fakeImage, renderWithApp } from '@/testing/app-harness';
+import { setupApiServer } from '@/testing/api-server';
 import commonEn from '../../../../public/locales/en/common.json';
 import { GalleryView } from './gallery-view';
 import { HowItWasMade } from './how-it-was-made';
 
-let server: LocalServer;
-let i18n: I18n;
+const { server, i18n } = setupApiServer();
 
-beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-});
-afterEach(() => {
-  cleanup();
-  server.requests.length = 0;
-});
-afterAll(() => server.close());
+afterEach(cleanup);
 
 const tools = commonEn.studio.tools;
 const made = commonEn.gallery.howItWasMade;
@@ -26,7 +17,7 @@ const SOURCE_A = '00000000-0000-4000-8000-00000000aaaa';
 const SOURCE_B = '00000000-0000-4000-8000-00000000bbbb';
 
 function serve(images: ImageView[]) {
-  server.route('GET', '/api/images', (_req, res) => json(res, 200, { items: images, next_cursor: null }));
+  server.answer(contracts.listImages, { items: images, next_cursor: null });
 }
 
 async function openLightbox(prompt: string) {
@@ -123,7 +114,11 @@ describe('tool outputs in the gallery', () => {
     const example = fakeImage({ prompt: 'theirs', is_own: false, is_example: true, category: 'Landscapes' });
     serve([own, example]);
     const opened: [Tool, string][] = [];
-    renderWithApp(<GalleryView onOpenInStudio={(tool, image) => opened.push([tool, image.id])} />, { i18n });
+    const handOff = {
+      tools: ['edit', 'upscale', 'animate', 'copy_style'] as const,
+      open: (tool: Tool, image: { id: string }) => opened.push([tool, image.id]),
+    };
+    renderWithApp(<GalleryView onOpenInStudio={handOff} />, { i18n });
     const dialog = await openLightbox('mine');
     const group = within(dialog).getByRole('group', { name: commonEn.gallery.openInStudio.title });
     expect(

@@ -6,8 +6,11 @@ export function toolOf(image: Pick<ImageView, 'kind' | 'recipe'>): Tool | null {
   return (TOOLS as readonly string[]).includes(image.kind) ? (image.kind as Tool) : null;
 }
 
-/** The tools an image can be handed to from the gallery, in the order they are offered. */
-export const STUDIO_TOOLS = ['edit', 'upscale', 'animate', 'copy_style'] as const satisfies readonly Tool[];
-
-/** Hands an image to a Studio tool; the page decides how (the gallery feature does not know the Studio). */
-export type OpenInStudio = (tool: Tool, image: ImageView) => void;
+/**
+ * Hands an image to a Studio tool: the tools offered, in order, and what choosing one does. The page
+ * supplies both (the gallery feature does not know the Studio).
+ */
+export interface OpenInStudio {
+  tools: readonly Tool[];
+  open: (tool: Tool, image: ImageView) => void;
+}

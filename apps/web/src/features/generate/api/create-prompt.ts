@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { promptContract, type JobView, type PromptRequest } from '@lumina/contracts';
 import { api } from '@/lib/api-client';
-import { progressQueryKey } from './get-progress';
+import { progressQueryKey } from '@/lib/jobs/job-cache';
 
 export const createPrompt = (body: PromptRequest) => api.call(promptContract, { body });
 

@@ -1,16 +1,12 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { progressContract, type JobView } from '@lumina/contracts';
 import { api } from '@/lib/api-client';
+import { isActiveJob, progressQueryKey } from '@/lib/jobs/job-cache';
 
 export const getProgress = (signal?: AbortSignal) => api.call(progressContract, { signal });
 
-export const progressQueryKey = ['generate', 'progress'] as const;
-
 /** Polling interval while the live stream is down and a job is still queued or running. */
 export const PROGRESS_POLL_MS = 2_000;
-
-export const isActiveJob = (job: Pick<JobView, 'status'>) =>
-  job.status === 'queued' || job.status === 'running';
 
 export const getProgressQueryOptions = () =>
   queryOptions({

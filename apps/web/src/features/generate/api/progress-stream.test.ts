@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { startLocalServer, type LocalServer } from '@/testing/local-server';
+import { contracts } from '@lumina/contracts';
+import { setupLocalServer } from '@/testing/api-server';
 import { fakeJob } from '@/testing/app-harness';
+import { answerError, progressEvent } from '@/testing/fake-api';
 import { createSseParser, readProgressStream, StreamError, type SseEvent } from './progress-stream';
 
 function parseAll(chunks: string[]) {
@@ -40,14 +42,10 @@ describe('SSE parser', () => {
 });
 
 describe('progress stream against a real SSE server', () => {
-  let server: LocalServer;
+  const server = setupLocalServer();
   const open: ServerResponse[] = [];
-  beforeAll(async () => {
-    server = await startLocalServer();
-  });
-  afterAll(async () => {
+  afterAll(() => {
     for (const res of open) res.destroy();
-    await server.close();
   });
 
   const sse = (res: ServerResponse) => {
@@ -59,14 +57,14 @@ describe('progress stream against a real SSE server', () => {
   it('sends the bearer token and delivers each progress snapshot, however the bytes are split', async () => {
     const queued = fakeJob({ status: 'queued', queue_position: 2 });
     const running = { ...queued, status: 'running' as const, queue_position: null, percent: 40 };
-    server.route('GET', '/api/progress/stream', async (_req, res) => {
+    server.on(contracts.progressStream, async (_req, res) => {
       sse(res);
       res.write(': ping\n\n');
-      const first = `event: progress\ndata: ${JSON.stringify({ jobs: [queued] })}\n\n`;
+      const first = progressEvent({ jobs: [queued] });
       res.write(first.slice(0, 20));
       await new Promise((r) => setTimeout(r, 20));
       res.write(first.slice(20));
-      res.write(`event: progress\ndata: ${JSON.stringify({ jobs: [running] })}\n\n`);
+      res.write(progressEvent({ jobs: [running] }));
       res.write('event: other\ndata: {}\n\n');
       res.end();
     });
@@ -87,9 +85,7 @@ describe('progress stream against a real SSE server', () => {
   });
 
   it('rejects with the status when the server refuses the stream', async () => {
-    server.route('GET', '/api/progress/stream', (_req, res) =>
-      res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"no"}'),
-    );
+    server.on(contracts.progressStream, () => answerError(401, 'UNAUTHORISED', 'no'));
     const error = await readProgressStream({
       signal: new AbortController().signal,
       baseUrl: server.url,
@@ -101,9 +97,9 @@ describe('progress stream against a real SSE server', () => {
   });
 
   it('gives up on a stream that goes silent (no data and no ping)', async () => {
-    server.route('GET', '/api/progress/stream', (_req, res) => {
+    server.on(contracts.progressStream, (_req, res) => {
       sse(res);
-      res.write(`event: progress\ndata: ${JSON.stringify({ jobs: [] })}\n\n`);
+      res.write(progressEvent({ jobs: [] }));
     });
     const snapshots: unknown[] = [];
     const error = await readProgressStream({

@@ -1,26 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { i18n as I18n } from 'i18next';
-import { json, type LocalServer } from '@/testing/local-server';
-import { fakeImage, fakeModel, renderWithApp, startApiServer } from '@/testing/app-harness';
+import { fakeImage, fakeModel, renderWithApp } from '@/testing/app-harness';
+import { contracts } from '@lumina/contracts';
+import { setupApiServer } from '@/testing/api-server';
+import { answer, answerError } from '@/testing/fake-api';
 import commonEn from '../../../../public/locales/en/common.json';
 import { remixInto } from '../hooks/use-remix';
 import { generateFormStore } from '../stores/generate-form';
-import { affordability, totalCost } from '../utils/cost';
+import { affordability } from '@/lib/credits/affordability';
+import { totalCost } from '../utils/cost';
 import { nearestAspectRatio } from '../utils/recipe';
 import { GenerateForm } from './generate-form';
 
-let server: LocalServer;
-let i18n: I18n;
-beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-});
+const { server, i18n } = setupApiServer();
 afterEach(() => {
   cleanup();
   generateFormStore.getState().reset();
-  server.requests.length = 0;
 });
-afterAll(() => server.close());
 
 const local = fakeModel({ credit_cost: 2 });
 const flux = fakeModel({
@@ -106,16 +102,16 @@ describe('generate form', () => {
 
   it('submits with Ctrl+Enter, sending only what the model supports, and reports the new balance', async () => {
     let body: unknown;
-    server.route('POST', '/api/prompt', (_req, res, raw) => {
-      body = JSON.parse(raw);
-      json(res, 202, {
+    server.on(contracts.prompt, (req) => {
+      body = JSON.parse(req.body);
+      return answer(contracts.prompt, {
         job_id: '6f1c1b8e-1c1a-4f7e-9c55-9b1d2c3e4f50',
         status: 'queued',
         cost: 4,
         balance: 96,
       });
     });
-    server.route('GET', '/api/progress', (_req, res) => json(res, 200, { jobs: [] }));
+    server.answer(contracts.progress, { jobs: [] });
     const spent: number[] = [];
     renderWithApp(<GenerateForm models={models} balance={100} onSpent={(b) => spent.push(b)} />, { i18n });
     await waitFor(() => expect(submitButton().textContent).toBe('Generate · 2 credits'));
@@ -134,8 +130,8 @@ describe('generate form', () => {
   });
 
   it('shows validation and the server detail (402) next to the form', async () => {
-    server.route('POST', '/api/prompt', (_req, res) =>
-      json(res, 402, { detail: 'This needs 2 credits; you have 1.', code: 'INSUFFICIENT_CREDITS' }),
+    server.on(contracts.prompt, () =>
+      answerError(402, 'INSUFFICIENT_CREDITS', 'This needs 2 credits; you have 1.'),
     );
     renderWithApp(<GenerateForm models={models} balance={undefined} />, { i18n });
     await waitFor(() => expect(submitButton().disabled).toBe(false));
@@ -152,9 +148,9 @@ describe('generate form', () => {
 
   it('sends a locked seed, and none while the seed is random', async () => {
     const bodies: unknown[] = [];
-    server.route('POST', '/api/prompt', (_req, res, raw) => {
-      bodies.push(JSON.parse(raw));
-      json(res, 202, {
+    server.on(contracts.prompt, (req) => {
+      bodies.push(JSON.parse(req.body));
+      return answer(contracts.prompt, {
         job_id: '6f1c1b8e-1c1a-4f7e-9c55-9b1d2c3e4f51',
         status: 'queued',
         cost: 2,

@@ -1,36 +1,34 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import type { ServerResponse } from 'node:http';
-import type { i18n as I18n } from 'i18next';
-import type { JobView } from '@lumina/contracts';
-import { json, type LocalServer } from '@/testing/local-server';
-import { fakeJob, fakeModel, renderWithApp, startApiServer } from '@/testing/app-harness';
+import { contracts, type JobView } from '@lumina/contracts';
+import { fakeJob, fakeModel, renderWithApp } from '@/testing/app-harness';
+import { setupApiServer } from '@/testing/api-server';
+import { answer, answerError, progressEvent } from '@/testing/fake-api';
 import commonEn from '../../../../public/locales/en/common.json';
-import { forgetJobImage, progressQueryKey } from '../api/get-progress';
+import { forgetJobImage } from '../api/get-progress';
+import { progressQueryKey } from '@/lib/jobs/job-cache';
 import { GenerateStudio } from './generate-studio';
 
-let server: LocalServer;
-let i18n: I18n;
+const { server, i18n } = setupApiServer();
 const open: ServerResponse[] = [];
 
 beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-  server.route('GET', '/api/models', (_req, res) => json(res, 200, { models: [fakeModel()] }));
+  server.on(contracts.models, () => answer(contracts.models, { models: [fakeModel()] }));
 });
 afterEach(() => {
   cleanup();
   for (const res of open.splice(0)) res.destroy();
 });
-afterAll(() => server.close());
 
-const snapshot = (jobs: JobView[]) => `event: progress\ndata: ${JSON.stringify({ jobs })}\n\n`;
+const snapshot = (jobs: JobView[]) => progressEvent({ jobs });
 const progressRequests = () => server.requests.filter((r) => r.url === '/api/progress').length;
 
 describe('live progress', () => {
   it('writes each stream snapshot into the progress cache and moves the progress bar live', async () => {
     let stream: ServerResponse | undefined;
-    server.route('GET', '/api/progress', (_req, res) => json(res, 200, { jobs: [] }));
-    server.route('GET', '/api/progress/stream', (_req, res) => {
+    server.answer(contracts.progress, { jobs: [] });
+    server.on(contracts.progressStream, (_req, res) => {
       open.push(res);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(snapshot([]));
@@ -78,19 +76,24 @@ describe('live progress', () => {
   });
 
   it('falls back to polling every 2 s while the stream is down, and stops once no job is active', async () => {
-    server.requests.length = 0;
-    server.route('GET', '/api/progress/stream', (_req, res) =>
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"down"}'),
-    );
+    server.on(contracts.progressStream, () => answerError(503, 'SERVICE_UNAVAILABLE', 'down'));
     const job = fakeJob({ status: 'running', queue_position: null, percent: 10 });
     let polls = 0;
-    server.route('GET', '/api/progress', (_req, res) => {
+    server.on(contracts.progress, () => {
       polls += 1;
       const jobs =
         polls >= 3
-          ? [{ ...job, status: 'failed', percent: null, error: 'The provider timed out', refunded: true }]
+          ? [
+              {
+                ...job,
+                status: 'failed' as const,
+                percent: null,
+                error: 'The provider timed out',
+                refunded: true,
+              },
+            ]
           : [{ ...job, percent: 10 + polls * 30 }];
-      json(res, 200, { jobs });
+      return answer(contracts.progress, { jobs });
     });
     let refunds = 0;
     renderWithApp(
@@ -116,9 +119,7 @@ describe('live progress', () => {
   }, 20_000);
 
   it('drops a finished job from the list once every image it made was deleted: no empty card', async () => {
-    server.route('GET', '/api/progress/stream', (_req, res) =>
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"down"}'),
-    );
+    server.on(contracts.progressStream, () => answerError(503, 'SERVICE_UNAVAILABLE', 'down'));
     const ids = ['30000000-0000-4000-8000-00000000000a', '30000000-0000-4000-8000-00000000000b'];
     const job = fakeJob({
       status: 'succeeded',
@@ -127,7 +128,7 @@ describe('live progress', () => {
       num_images: 2,
       image_ids: ids,
     });
-    server.route('GET', '/api/progress', (_req, res) => json(res, 200, { jobs: [job] }));
+    server.answer(contracts.progress, { jobs: [job] });
     const { queryClient } = renderWithApp(
       <GenerateStudio balance={10} streamOptions={{ getToken: () => null, reconnectDelayMs: 60_000 }} />,
       { i18n },
@@ -141,9 +142,9 @@ describe('live progress', () => {
   });
 
   it('shows customers only the models they can use, and the operator a dismissable set-up note', async () => {
-    server.route('GET', '/api/progress', (_req, res) => json(res, 200, { jobs: [] }));
-    server.route('GET', '/api/models', (_req, res) =>
-      json(res, 200, {
+    server.answer(contracts.progress, { jobs: [] });
+    server.on(contracts.models, () =>
+      answer(contracts.models, {
         models: [
           fakeModel(),
           fakeModel({
@@ -176,6 +177,6 @@ describe('live progress', () => {
     renderWithApp(<GenerateStudio balance={10} isOperator />, { i18n });
     await screen.findByTestId('generate-form');
     expect(screen.queryByTestId('operator-setup-hint')).toBeNull();
-    server.route('GET', '/api/models', (_req, res) => json(res, 200, { models: [fakeModel()] }));
+    server.on(contracts.models, () => answer(contracts.models, { models: [fakeModel()] }));
   });
 });

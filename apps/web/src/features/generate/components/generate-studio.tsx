@@ -4,7 +4,7 @@ import type { JobView, ModelInfo } from '@lumina/contracts';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { SparklesIcon } from '@/components/ui/icons';
 import { ProviderSetupHint } from '@/components/ui/setup-hint';
-import { Spinner } from '@/components/ui/spinner';
+import { LoadingBlock } from '@/components/ui/query-states';
 import { afterRender, reveal } from '@/lib/reveal';
 import { useModels } from '../api/get-models';
 import { isEmptiedJob, useProgress } from '../api/get-progress';
@@ -13,6 +13,7 @@ import { useProgressSync, type ProgressSyncOptions, type StreamState } from '../
 import { findModel } from '../utils/recipe';
 import { GenerateForm } from './generate-form';
 import { JobCard } from './job-card';
+import { Alert } from '@/components/ui/alert';
 
 export interface GenerateStudioProps {
   balance: number | undefined;
@@ -55,13 +56,11 @@ export function GenerateStudio({
         </h2>
         <ErrorBoundary>
           {models.isPending ? (
-            <div className="flex justify-center py-16" aria-busy="true">
-              <Spinner />
-            </div>
+            <LoadingBlock className="py-16" />
           ) : models.isError ? (
-            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            <Alert tone="error" inline>
               {models.error.message}
-            </p>
+            </Alert>
           ) : (
             <>
               {isOperator && (
@@ -160,9 +159,7 @@ function JobsPanel({
         <LiveIndicator state={stream} />
       </div>
       {progress.isPending ? (
-        <div className="flex justify-center py-16" aria-busy="true">
-          <Spinner />
-        </div>
+        <LoadingBlock className="py-16" />
       ) : jobs.length === 0 ? (
         <div className="flex flex-col items-center gap-3 rounded-3xl border border-dashed border-zinc-300 px-6 py-16 text-center dark:border-zinc-700">
           <span className="flex size-12 items-center justify-center rounded-2xl bg-brand-100 text-2xl text-brand-700 dark:bg-brand-500/15 dark:text-brand-300">

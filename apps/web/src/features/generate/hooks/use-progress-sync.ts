@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { progressQueryKey } from '../api/get-progress';
+import { progressQueryKey } from '@/lib/jobs/job-cache';
 import { readProgressStream, type ProgressStreamOptions } from '../api/progress-stream';
 
 export type StreamState = 'connecting' | 'live' | 'fallback';

@@ -1,14 +1,9 @@
-import type { ModelInfo } from '@lumina/contracts';
+import { creditsFor, type ModelInfo } from '@lumina/contracts';
 
-/** Credits a run will charge: the model's price per image times the number of images. */
+/**
+ * Credits a run will charge: the contracts' price function (the one the server charges with), per image
+ * of the model's price. Nothing is charged without a model.
+ */
 export function totalCost(model: Pick<ModelInfo, 'credit_cost'> | undefined, numImages: number): number {
-  return model ? model.credit_cost * numImages : 0;
-}
-
-export type Affordability = { ok: true } | { ok: false; missing: number };
-
-/** Whether the known balance covers the cost; an unknown balance (still loading) never blocks. */
-export function affordability(cost: number, balance: number | undefined): Affordability {
-  if (balance === undefined || balance >= cost) return { ok: true };
-  return { ok: false, missing: cost - balance };
+  return model ? creditsFor({ capability: 'text-to-image', creditCost: model.credit_cost, numImages }) : 0;
 }

@@ -1,28 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
-import type { i18n as I18n } from 'i18next';
-import { json, type LocalServer } from '@/testing/local-server';
-import { renderWithApp, startApiServer } from '@/testing/app-harness';
+import { renderWithApp } from '@/testing/app-harness';
+import { contracts } from '@lumina/contracts';
+import { setupApiServer } from '@/testing/api-server';
 import { LegalDocument } from './legal-document';
 
-let server: LocalServer;
-let i18n: I18n;
-beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-});
+const { server, i18n } = setupApiServer();
 afterEach(() => cleanup());
-afterAll(() => server.close());
 
 describe('legal pages', () => {
   it("renders the operator's Markdown safely: no raw HTML, no javascript: links", async () => {
-    server.route('GET', '/api/legal/terms', (_req, res) =>
-      json(res, 200, {
-        page: 'terms',
-        markdown:
-          '# Our Terms\n\nBe **kind**.\n\n<img src=x onerror="window.__pwned=1">\n\n[contact](javascript:alert(1)) and [site](https://example.com)\n',
-        is_default: false,
-      }),
-    );
+    server.answer(contracts.legalDocument, {
+      page: 'terms',
+      markdown:
+        '# Our Terms\n\nBe **kind**.\n\n<img src=x onerror="window.__pwned=1">\n\n[contact](javascript:alert(1)) and [site](https://example.com)\n',
+      is_default: false,
+    });
     const { container } = renderWithApp(<LegalDocument page="terms" />, { i18n });
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Our Terms');
     expect(container.querySelector('strong')?.textContent).toBe('kind');
@@ -35,9 +28,11 @@ describe('legal pages', () => {
   });
 
   it('says when the text is the default one', async () => {
-    server.route('GET', '/api/legal/privacy', (_req, res) =>
-      json(res, 200, { page: 'privacy', markdown: '# Privacy Policy\n', is_default: true }),
-    );
+    server.answer(contracts.legalDocument, {
+      page: 'privacy',
+      markdown: '# Privacy Policy\n',
+      is_default: true,
+    });
     renderWithApp(<LegalDocument page="privacy" />, { i18n });
     expect(await screen.findByText(/default text that ships with Lumina/)).toBeTruthy();
   });

@@ -2,8 +2,9 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REVIEW_COMMENT_MAX, ReviewInput, type PendingReview } from '@lumina/contracts';
 import type { ReviewBody } from '../api/submit-review';
-import { buttonClass } from '@/components/ui/button-link';
 import { useSubmitReview } from '../api/submit-review';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 
 export type ReviewFormErrors = { rating?: 'required'; comment?: 'tooLong' };
 
@@ -104,23 +105,24 @@ export function ReviewForm({ pending, onDone }: { pending: PendingReview; onDone
           className="w-full rounded-xl border border-zinc-300 bg-white px-3 py-2 text-sm placeholder:text-zinc-400 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-zinc-700 dark:bg-zinc-950 dark:placeholder:text-zinc-500"
         />
         {errors.comment && (
-          <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+          <Alert tone="error" inline size="xs">
             {t('reviews.commentTooLong', { max: REVIEW_COMMENT_MAX })}
-          </p>
+          </Alert>
         )}
       </div>
       {submit.error && (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+        <Alert tone="error" inline>
           {submit.error.message}
-        </p>
+        </Alert>
       )}
-      <button
+      <Button
+        look="primary"
         type="submit"
         disabled={submit.isPending}
-        className={`${buttonClass('primary')} self-start disabled:opacity-60`}
+        className="self-start disabled:opacity-60"
       >
         {submit.isPending ? t('reviews.submitting') : t('reviews.submit')}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,23 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { i18n as I18n } from 'i18next';
-import { REVIEW_COMMENT_MAX, type PendingReview } from '@lumina/contracts';
-import { json, type LocalServer } from '@/testing/local-server';
-import { renderWithApp, startApiServer } from '@/testing/app-harness';
+import { contracts, REVIEW_COMMENT_MAX, type PendingReview } from '@lumina/contracts';
+import { renderWithApp } from '@/testing/app-harness';
+import { setupApiServer } from '@/testing/api-server';
+import { answer, answerError } from '@/testing/fake-api';
 import { validateReview } from './review-form';
 import { ReviewPrompt } from './review-prompt';
 
-let server: LocalServer;
-let i18n: I18n;
-beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-});
+const { server, i18n } = setupApiServer();
 afterEach(() => {
   cleanup();
   sessionStorage.clear();
-  server.requests.length = 0;
 });
-afterAll(() => server.close());
 
 const pending = (n: number, name = 'Starter'): PendingReview => ({
   payment_id: `00000000-0000-4000-8000-00000000000${n}`,
@@ -27,9 +21,9 @@ const pending = (n: number, name = 'Starter'): PendingReview => ({
 });
 
 function serveReviews(list: PendingReview[]) {
-  server.route('GET', '/api/reviews', (_req, res) => json(res, 200, { pending: list }));
-  server.route('POST', '/api/reviews', (_req, res, body) => {
-    const input = JSON.parse(body) as {
+  server.on(contracts.pendingReviews, () => answer(contracts.pendingReviews, { pending: list }));
+  server.on(contracts.createReview, (req) => {
+    const input = JSON.parse(req.body) as {
       payment_id: string;
       product_id: string;
       rating: number;
@@ -39,7 +33,7 @@ function serveReviews(list: PendingReview[]) {
       list.findIndex((p) => p.payment_id === input.payment_id),
       1,
     );
-    json(res, 201, {
+    return answer(contracts.createReview, {
       id: '10000000-0000-4000-8000-000000000001',
       ...input,
       comment: input.comment ?? null,
@@ -133,8 +127,8 @@ describe('review prompt', () => {
 
   it('shows the server error when sending fails (e.g. already reviewed)', async () => {
     serveReviews([pending(1)]);
-    server.route('POST', '/api/reviews', (_req, res) =>
-      json(res, 409, { detail: 'This purchase already has a review', code: 'CONFLICT' }),
+    server.on(contracts.createReview, () =>
+      answerError(409, 'CONFLICT', 'This purchase already has a review'),
     );
     renderWithApp(<ReviewPrompt />, { i18n });
     const prompt = await screen.findByTestId('review-prompt');

@@ -1,9 +1,10 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { listImagesContract, PAGE_SIZE_MAX } from '@lumina/contracts';
 import { api } from '@/lib/api-client';
+import { imagesQueryKey } from '@/lib/images/image-cache';
 
-/** Under the gallery's `images` key, so its save, favourite and delete actions reach these lists too. */
-export const studioImagesKey = ['images', 'studio'] as const;
+/** Under the shared `images` key, so the save, favourite and delete actions reach these lists too. */
+export const studioImagesKey = [...imagesQueryKey, 'studio'] as const;
 
 export type PickerSource = 'images' | 'uploads';
 

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { videosContract, type VideoView } from '@lumina/contracts';
 import { api } from '@/lib/api-client';
 
-export const videosQueryKey = ['animate', 'videos'] as const;
+export const videosQueryKey = ['videos'] as const;
 
 /** While a video is still being made the list refreshes on its own this often. */
 export const VIDEOS_POLL_MS = 3_000;

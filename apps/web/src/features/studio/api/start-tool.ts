@@ -1,36 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  animateContract,
-  copyStyleContract,
-  editImageContract,
-  editImageFileContract,
-  productHoldingContract,
-  upscaleContract,
-  type ImageView,
-  type Tool,
-} from '@lumina/contracts';
-import { api, type CallResult } from '@/lib/api-client';
+import type { z } from 'zod';
+import type { ImageView, JobAccepted as JobAcceptedSchema, Tool } from '@lumina/contracts';
+import { studioStore } from '../stores/studio-store';
+import { webTool, type ToolForms } from '../tools';
 import {
   inputImageId,
-  studioStore,
-  TOOL_SLOTS,
   type FileInput,
   type InputSlot,
   type PickedInput,
-  type ToolForms,
   type ToolRun,
-} from '../stores/studio-store';
-import { toFormData, toolFields } from '../utils/requests';
+} from '../utils/inputs';
 import { studioImagesKey } from './list-images';
 import { uploadImage } from './upload-image';
 
-export type JobAccepted = CallResult<typeof editImageContract>;
+export type JobAccepted = z.infer<typeof JobAcceptedSchema>;
 
 export interface StartToolInput {
   tool: Tool;
   model: string;
   forms: ToolForms;
-  /** The tool's inputs in slot order (product holding: person, product). */
+  /** The tool's inputs in slot order. */
   inputs: PickedInput[];
 }
 
@@ -47,7 +36,7 @@ function fileName(image: ImageView) {
   return `image-${image.id.slice(0, 8)}.${extension === 'jpeg' ? 'jpg' : extension}`;
 }
 
-/** The bytes of an input, for the tools that take files only (copy style). */
+/** The bytes of an input, for the tools that take files only. */
 async function asFile(input: PickedInput, signal?: AbortSignal): Promise<File> {
   if (input.source === 'file') return input.file;
   const response = await fetch(input.image.url, { signal });
@@ -58,17 +47,18 @@ async function asFile(input: PickedInput, signal?: AbortSignal): Promise<File> {
 }
 
 /**
- * Starts a tool run: uploads picked files first where the tool takes an image id (remembering the stored
- * copy on the input, so the next run reuses it), then calls the tool's endpoint.
+ * Starts a tool run: checks the form with the tool's contract, then lets the tool build its request,
+ * uploading picked files first where it takes an image id (remembering the stored copy on the input, so
+ * the next run reuses it).
  */
 export async function startTool(
   { tool, model, forms, inputs }: StartToolInput,
   hooks: { onUploaded?: (slot: InputSlot, input: FileInput, image: ImageView) => void } = {},
 ): Promise<{ accepted: JobAccepted; inputs: PickedInput[] }> {
-  const checked = toolFields(tool, forms, model);
+  const definition = webTool(tool);
+  const checked = definition.fields(forms[tool], model);
   if (!checked.ok) throw new InvalidFields(checked.errors);
   const fields = checked.fields as Record<string, string | number | undefined>;
-  const slots = TOOL_SLOTS[tool];
   const used = [...inputs];
 
   const imageId = async (index: number): Promise<string> => {
@@ -78,56 +68,18 @@ export async function startTool(
     const file = input as FileInput;
     const image = await uploadImage(file.file);
     used[index] = { ...file, uploaded: image };
-    hooks.onUploaded?.(slots[index] as InputSlot, file, image);
+    hooks.onUploaded?.(definition.inputs[index]!.slot, file, image);
     return image.id;
   };
 
-  const [first, second] = used;
-  if (!first) throw new Error('Add an image first.');
-  let accepted: JobAccepted;
-  switch (tool) {
-    case 'edit':
-      accepted =
-        first.source === 'file' && !first.uploaded
-          ? await api.callForm(editImageFileContract, toFormData(fields, { image_file: first.file }))
-          : await api.call(editImageContract, {
-              body: { ...(fields as { prompt: string }), image_id: await imageId(0) },
-            });
-      break;
-    case 'copy_style':
-      accepted = await api.callForm(copyStyleContract, toFormData(fields, { image: await asFile(first) }));
-      break;
-    case 'product_holding': {
-      if (!second) throw new Error('Add a product image first.');
-      const ids: Record<string, string> = {};
-      const files: Record<string, File> = {};
-      for (const [name, input] of [
-        ['person', first],
-        ['product', second],
-      ] as const) {
-        const id = inputImageId(input);
-        if (id) ids[`${name}_image_id`] = id;
-        else files[`${name}_file`] = (input as FileInput).file;
-      }
-      accepted = await api.callForm(productHoldingContract, toFormData({ ...fields, ...ids }, files));
-      break;
-    }
-    case 'upscale':
-      accepted = await api.call(upscaleContract, {
-        body: { image_id: await imageId(0), factor: fields.factor as 2 | 4, model },
-      });
-      break;
-    case 'animate':
-      accepted = await api.call(animateContract, {
-        body: {
-          image_id: await imageId(0),
-          prompt: fields.prompt as string | undefined,
-          duration: fields.duration as 5 | 10,
-          model,
-        },
-      });
-      break;
-  }
+  if (!used[0]) throw new Error('Add an image first.');
+  const accepted = await definition.send({
+    model,
+    fields,
+    inputs: used,
+    imageId,
+    file: (index) => asFile(used[index] as PickedInput),
+  });
   return { accepted, inputs: used };
 }
 
@@ -149,10 +101,7 @@ export function useStartTool({ onAccepted }: { onAccepted?: (accepted: JobAccept
         cost: accepted.cost,
         acceptedStatus: accepted.status,
         inputs,
-        factor: tool === 'upscale' ? forms.upscale.factor : undefined,
-        aspectRatio:
-          tool === 'product_holding' ? (forms.product_holding.aspectRatio ?? undefined) : undefined,
-        duration: tool === 'animate' ? forms.animate.duration : undefined,
+        ...webTool(tool).runSettings?.(forms[tool]),
       };
       studioStore.getState().setRun(tool, run);
       onAccepted?.(accepted);

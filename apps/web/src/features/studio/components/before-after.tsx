@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChevronIcon } from '@/components/ui/icons';
 import { percentAfterKey, percentAtPointer } from '../utils/slider';
@@ -46,6 +46,24 @@ export function BeforeAfter({
     setValue(next);
   }
 
+  // The two pictures stacked, "before" on top clipped to the slider's left; each with its corner tag.
+  const picture = (which: 'before' | 'after', src: string, style?: CSSProperties) => (
+    <img
+      src={src}
+      alt={t(`studio.result.${which}`)}
+      data-testid={`compare-${which}`}
+      draggable={false}
+      className="absolute inset-0 size-full object-contain"
+      style={style}
+    />
+  );
+  const tag = (which: 'before' | 'after', corner: 'left-2' | 'right-2') => (
+    <span
+      className={`pointer-events-none absolute top-2 ${corner} rounded-full bg-zinc-950/70 px-2 py-0.5 text-[11px] font-semibold text-white`}
+    >
+      {t(`studio.result.${which}`)}
+    </span>
+  );
   return (
     <div
       ref={box}
@@ -61,27 +79,10 @@ export function BeforeAfter({
         width: `min(100%, calc(70vh * ${(Math.max(1, width) / Math.max(1, height)).toFixed(4)}))`,
       }}
     >
-      <img
-        src={after}
-        alt={t('studio.result.after')}
-        data-testid="compare-after"
-        draggable={false}
-        className="absolute inset-0 size-full object-contain"
-      />
-      <img
-        src={before}
-        alt={t('studio.result.before')}
-        data-testid="compare-before"
-        draggable={false}
-        className="absolute inset-0 size-full object-contain"
-        style={{ clipPath: `inset(0 ${100 - value}% 0 0)` }}
-      />
-      <span className="pointer-events-none absolute top-2 left-2 rounded-full bg-zinc-950/70 px-2 py-0.5 text-[11px] font-semibold text-white">
-        {t('studio.result.before')}
-      </span>
-      <span className="pointer-events-none absolute top-2 right-2 rounded-full bg-zinc-950/70 px-2 py-0.5 text-[11px] font-semibold text-white">
-        {t('studio.result.after')}
-      </span>
+      {picture('after', after)}
+      {picture('before', before, { clipPath: `inset(0 ${100 - value}% 0 0)` })}
+      {tag('before', 'left-2')}
+      {tag('after', 'right-2')}
       <div
         className="pointer-events-none absolute inset-y-0 w-0.5 -translate-x-1/2 bg-white shadow"
         style={{ left: `${value}%` }}

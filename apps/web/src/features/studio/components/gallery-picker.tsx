@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ImageView } from '@lumina/contracts';
 import { Modal } from '@/components/ui/modal';
 import { CloseIcon } from '@/components/ui/icons';
+import { LoadingBlock, QueryError } from '@/components/ui/query-states';
 import { Spinner } from '@/components/ui/spinner';
 import { usePickerImages, type PickerSource } from '../api/list-images';
 
@@ -85,24 +86,8 @@ function PickerGrid({
   const query = usePickerImages(source, enabled);
   const images = useMemo(() => query.data?.pages.flatMap((page) => page.items) ?? [], [query.data]);
 
-  if (query.isPending)
-    return (
-      <div className="flex justify-center py-16" aria-busy="true">
-        <Spinner />
-      </div>
-    );
-  if (query.isError)
-    return (
-      <p
-        role="alert"
-        className="rounded-2xl bg-red-50 p-4 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-100"
-      >
-        {query.error.message}{' '}
-        <button type="button" onClick={() => void query.refetch()} className="font-semibold underline">
-          {t('errors.retry')}
-        </button>
-      </p>
-    );
+  if (query.isPending) return <LoadingBlock className="py-16" />;
+  if (query.isError) return <QueryError compact error={query.error} onRetry={() => void query.refetch()} />;
   if (images.length === 0)
     return (
       <p className="rounded-2xl border border-dashed border-zinc-300 px-6 py-12 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">

@@ -2,14 +2,8 @@ import { useId, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CloseIcon, ImagesIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
-import {
-  inputSize,
-  inputUrl,
-  pickFile,
-  studioStore,
-  useStudio,
-  type InputSlot,
-} from '../stores/studio-store';
+import { pickFile, studioStore, useStudio } from '../stores/studio-store';
+import { inputSize, inputUrl, type InputSlot } from '../utils/inputs';
 import {
   ACCEPTED_FILES,
   checkFile,
@@ -154,14 +148,11 @@ export function ImageInput({
               </span>
               {fileInput}
             </label>
-            <button
-              type="button"
+            <FromGalleryButton
+              label={label}
               onClick={onChooseFromGallery}
-              aria-label={t('studio.input.fromGalleryFor', { label })}
-              className="rounded-xl border border-zinc-300 px-3 py-1.5 text-sm font-semibold hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-            >
-              {t('studio.input.fromGallery')}
-            </button>
+              className="rounded-xl px-3 py-1.5 text-sm"
+            />
             <p id={`${ids}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
               {t('studio.input.types', { limit: formatBytes(maxBytes) })}
             </p>
@@ -235,14 +226,11 @@ export function ImageInput({
                   <span className="sr-only"> ({label})</span>
                   {fileInput}
                 </label>
-                <button
-                  type="button"
+                <FromGalleryButton
+                  label={label}
                   onClick={onChooseFromGallery}
-                  aria-label={t('studio.input.fromGalleryFor', { label })}
-                  className="rounded-lg border border-zinc-300 px-2.5 py-1 text-xs font-semibold hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-                >
-                  {t('studio.input.fromGallery')}
-                </button>
+                  className="rounded-lg px-2.5 py-1 text-xs"
+                />
                 <button
                   type="button"
                   onClick={() => {
@@ -271,5 +259,28 @@ export function ImageInput({
         </p>
       )}
     </div>
+  );
+}
+
+/** "From gallery", for the empty drop zone and beside a chosen image; `className` sets its size. */
+function FromGalleryButton({
+  label,
+  onClick,
+  className,
+}: {
+  label: string;
+  onClick: () => void;
+  className: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={t('studio.input.fromGalleryFor', { label })}
+      className={`${className} border border-zinc-300 font-semibold hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800`}
+    >
+      {t('studio.input.fromGallery')}
+    </button>
   );
 }

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { TOOLS, type ImageView, type Tool } from '@lumina/contracts';
 import { BookmarkIcon, DownloadIcon } from '@/components/ui/icons';
-import { useSaveImage } from '../api/save-image';
+import { useSaveImage } from '@/lib/images/image-mutations';
+import { Alert } from '@/components/ui/alert';
 
 const extension = (contentType: string) => {
   const sub = contentType.split('/')[1]?.split(/[+;]/)[0] ?? 'png';
@@ -44,9 +45,9 @@ export function ResultActions({
         </a>
       </div>
       {save.error && (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+        <Alert tone="error" inline>
           {save.error.message}
-        </p>
+        </Alert>
       )}
       <div role="group" aria-label={t('studio.result.useAs')} className="flex flex-wrap items-center gap-2">
         <span className="text-xs font-semibold text-zinc-500 dark:text-zinc-400">

@@ -2,8 +2,11 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImageView, Tool, ToolRunView } from '@lumina/contracts';
 import { FilmIcon, ImagesIcon } from '@/components/ui/icons';
+import { LoadingBlock } from '@/components/ui/query-states';
 import { Spinner } from '@/components/ui/spinner';
 import { useToolRuns } from '../api/list-runs';
+import { webTool } from '../tools';
+import { Alert } from '@/components/ui/alert';
 
 const statusTone: Record<ToolRunView['status'], string> = {
   queued: 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300',
@@ -46,7 +49,7 @@ function summary(run: ToolRunView): string {
     s.factor ? `${s.factor}×` : null,
     s.aspect_ratio,
     s.duration ? `${s.duration} s` : null,
-    s.strength !== null && run.tool === 'edit' ? `${Math.round(s.strength * 100)}%` : null,
+    webTool(run.tool).historyFact?.(s) ?? null,
   ]
     .filter(Boolean)
     .join(' · ');
@@ -87,13 +90,11 @@ export function RunHistory({
         {t('studio.history.title')}
       </h2>
       {runs.isPending ? (
-        <div className="flex justify-center py-6" aria-busy="true">
-          <Spinner />
-        </div>
+        <LoadingBlock className="py-6" />
       ) : runs.isError ? (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+        <Alert tone="error" inline>
           {runs.error.message}
-        </p>
+        </Alert>
       ) : items.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('studio.history.empty')}</p>
       ) : (

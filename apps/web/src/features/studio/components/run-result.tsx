@@ -2,14 +2,17 @@ import { useEffect, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ImageView, Tool } from '@lumina/contracts';
+import type { JobState } from '@/components/jobs/job-status';
 import { Spinner } from '@/components/ui/spinner';
 import { useToolResults } from '../api/list-images';
 import { useVideos, videosQueryKey } from '../api/list-videos';
-import { inputUrl, studioStore, type PickedInput, type ToolRun } from '../stores/studio-store';
+import { studioStore } from '../stores/studio-store';
+import { webTool } from '../tools';
+import { inputUrl, type PickedInput, type ToolRun } from '../utils/inputs';
 import { BeforeAfter } from './before-after';
 import { ResultActions } from './result-actions';
-import type { RunState } from './run-progress';
 import { VideoActions, VideoFacts, VideoPlayer } from './video-list';
+import { Alert } from '@/components/ui/alert';
 
 /** What shows an input in a result: its preview, or the stored copy when the preview could not be made. */
 function sourceUrl(input: PickedInput | undefined): string | null {
@@ -57,29 +60,19 @@ function Figure({
   );
 }
 
-/** A finished run's output: compared with the original (edit, upscale), beside its inputs, or as a video. */
-export function RunResult({
-  run,
-  job,
-  onUseAs,
-}: {
+interface RunResultProps {
   run: ToolRun;
-  job: RunState;
+  job: JobState;
   onUseAs: (tool: Tool, image: ImageView) => void;
-}) {
-  if (run.tool === 'animate') return <AnimateResult run={run} job={job} onUseAs={onUseAs} />;
+}
+
+/** A finished run's output: compared with the original (edit, upscale), beside its inputs, or as a video. */
+export function RunResult({ run, job, onUseAs }: RunResultProps) {
+  if (webTool(run.tool).result.kind === 'video') return <VideoResult run={run} job={job} onUseAs={onUseAs} />;
   return <ImageResult run={run} job={job} onUseAs={onUseAs} />;
 }
 
-function ImageResult({
-  run,
-  job,
-  onUseAs,
-}: {
-  run: ToolRun;
-  job: RunState;
-  onUseAs: (tool: Tool, image: ImageView) => void;
-}) {
+function ImageResult({ run, job, onUseAs }: RunResultProps) {
   const { t } = useTranslation();
   const results = useToolResults(job.id, job.image_ids);
   // The result was deleted (in the Gallery, say): forget the run rather than show an empty card.
@@ -94,9 +87,9 @@ function ImageResult({
   if (job.status !== 'succeeded' && job.image_ids.length === 0) return null;
   if (results.isError)
     return (
-      <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+      <Alert tone="error" inline>
         {results.error.message}
-      </p>
+      </Alert>
     );
   const image = results.data?.items[0];
   if (!image)
@@ -107,10 +100,11 @@ function ImageResult({
       </div>
     );
 
-  const [first, second] = run.inputs;
+  const [first] = run.inputs;
   const resultSize = t('studio.result.size', { width: image.width, height: image.height });
+  const layout = webTool(run.tool).result;
   let body: ReactNode;
-  if (run.tool === 'edit' || run.tool === 'upscale') {
+  if (layout.kind === 'compare') {
     const before = sourceUrl(first);
     const from = sourceSize(first);
     body = (
@@ -121,7 +115,7 @@ function ImageResult({
           <Figure label={t('studio.result.result')} url={image.url} size={image} testId="result-image" />
         )}
         <p className="text-sm text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="result-size">
-          {run.tool === 'upscale' && from
+          {layout.scaled && from
             ? t('studio.result.upscaled', {
                 from: t('studio.result.size', from),
                 to: resultSize,
@@ -132,13 +126,8 @@ function ImageResult({
       </>
     );
   } else {
-    const sources =
-      run.tool === 'product_holding'
-        ? [
-            { label: t('studio.result.person'), input: first },
-            { label: t('studio.result.product'), input: second },
-          ]
-        : [{ label: t('studio.result.style'), input: first }];
+    const captions = layout.kind === 'beside' ? layout.captions : [];
+    const sources = captions.map((caption, index) => ({ label: t(caption), input: run.inputs[index] }));
     body = (
       <div className={`grid gap-3 ${sources.length === 2 ? 'grid-cols-2 sm:grid-cols-3' : 'grid-cols-2'}`}>
         {sources.map((source) => (
@@ -169,15 +158,7 @@ function ImageResult({
   );
 }
 
-function AnimateResult({
-  run,
-  job,
-  onUseAs,
-}: {
-  run: ToolRun;
-  job: RunState;
-  onUseAs: (tool: Tool, image: ImageView) => void;
-}) {
+function VideoResult({ run, job, onUseAs }: RunResultProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const videos = useVideos();

@@ -1,25 +1,17 @@
-import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { TOOLS, type ImageView, type JobView, type Tool } from '@lumina/contracts';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
-import { ExpandIcon, FilmIcon, GiftIcon, PaletteIcon, WandIcon } from '@/components/ui/icons';
-import { Spinner } from '@/components/ui/spinner';
+import { LoadingBlock, QueryError } from '@/components/ui/query-states';
 import { useTools } from '../api/get-tools';
 import { sendToStudio } from '../stores/studio-store';
+import { WEB_TOOLS } from '../tools';
 import { ToolPanel } from './tool-panel';
 
-const ICONS: Record<Tool, ReactNode> = {
-  edit: <WandIcon />,
-  copy_style: <PaletteIcon />,
-  product_holding: <GiftIcon />,
-  upscale: <ExpandIcon />,
-  animate: <FilmIcon />,
-};
-
-/** The tool named by `?tool=` (the Tool ids: edit, copy_style, product_holding, upscale, animate); edit by default. */
+/** The tool named by `?tool=` (a Tool id); the first tool by default. */
 export function toolFromParam(value: string | null): Tool {
-  return TOOLS.includes(value as Tool) ? (value as Tool) : 'edit';
+  return TOOLS.includes(value as Tool) ? (value as Tool) : TOOLS[0];
 }
 
 export interface StudioViewProps {
@@ -109,7 +101,7 @@ export function StudioView({
               }`}
             >
               <span aria-hidden="true" className="text-base">
-                {ICONS[item]}
+                {WEB_TOOLS[item].icon}
               </span>
               {t(`studio.tools.${item}.name`)}
             </button>
@@ -128,19 +120,9 @@ export function StudioView({
         </p>
         <ErrorBoundary key={tool}>
           {tools.isPending ? (
-            <div className="flex justify-center py-20" aria-busy="true">
-              <Spinner />
-            </div>
+            <LoadingBlock />
           ) : tools.isError ? (
-            <div
-              role="alert"
-              className="rounded-2xl bg-red-50 p-6 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-100"
-            >
-              {tools.error.message}{' '}
-              <button type="button" onClick={() => void tools.refetch()} className="font-semibold underline">
-                {t('errors.retry')}
-              </button>
-            </div>
+            <QueryError error={tools.error} onRetry={() => void tools.refetch()} />
           ) : (
             <ToolPanel
               key={tool}

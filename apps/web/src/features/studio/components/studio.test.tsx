@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { File as NodeFile } from 'node:buffer';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { i18n as I18n } from 'i18next';
-import type { JobView, VideoView } from '@lumina/contracts';
-import { json, type LocalServer } from '@/testing/local-server';
-import { fakeImage, fakeJob, renderWithApp, startApiServer } from '@/testing/app-harness';
+import { contracts, type JobView, type VideoView } from '@lumina/contracts';
+import { fakeImage, fakeJob, renderWithApp } from '@/testing/app-harness';
+import { setupApiServer } from '@/testing/api-server';
+import { answer, answerError, type ResponseOf } from '@/testing/fake-api';
+import { setupNodeFormData } from '@/testing/node-form-data';
 import commonEn from '../../../../public/locales/en/common.json';
 import { studioStore } from '../stores/studio-store';
 import { BeforeAfter } from './before-after';
@@ -13,7 +13,10 @@ import { StudioView, type StudioViewProps } from './studio-view';
 const MB = 1024 * 1024;
 const s = commonEn.studio;
 
-const model = (id: string, credit_cost: number, extra: Record<string, unknown> = {}) => ({
+type Catalogue = ResponseOf<typeof contracts.tools>;
+type ToolModel = Catalogue['tools'][number]['models'][number];
+
+const model = (id: string, credit_cost: number, extra: Partial<ToolModel> = {}): ToolModel => ({
   id,
   display_name: id,
   description: `The ${id} model`,
@@ -24,7 +27,7 @@ const model = (id: string, credit_cost: number, extra: Record<string, unknown> =
   ...extra,
 });
 
-const catalogue = {
+const catalogue: Catalogue = {
   tools: [
     {
       tool: 'edit',
@@ -51,25 +54,15 @@ const catalogue = {
   pricing: { upscale_4x_multiplier: 2, animate_per_second: true },
 };
 
-let server: LocalServer;
-let i18n: I18n;
-beforeAll(async () => {
-  ({ server, i18n } = await startApiServer());
-  // jsdom's File and FormData do not survive Node's fetch (the multipart body comes out short and the request
-  // hangs): use Node's own, as a browser would use its own.
-  const form = await new Response('', {
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  }).formData();
-  vi.stubGlobal('FormData', form.constructor);
-  vi.stubGlobal('File', NodeFile);
-  server.route('GET', '/api/tools', (_req, res) => json(res, 200, catalogue));
+const { server, i18n } = setupApiServer();
+setupNodeFormData();
+beforeAll(() => {
+  server.answer(contracts.tools, catalogue);
 });
 afterEach(() => {
   cleanup();
   studioStore.getState().reset();
-  server.requests.length = 0;
 });
-afterAll(() => server.close());
 
 /** The first bytes of each kind of picture (what the drop zone checks before taking a file). */
 const MAGIC: Record<string, number[]> = {
@@ -166,9 +159,9 @@ describe('studio tools', () => {
   });
 
   it('previews a JPEG itself and a HEIC through convert-preview, with name and size', async () => {
-    server.route('POST', '/api/images/convert-preview', (_req, res) =>
-      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(Buffer.from([0xff, 0xd8, 0xff, 0xd9])),
-    );
+    server.on(contracts.convertPreview, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+    });
     renderStudio();
     await openTool(s.tools.edit.name);
     fireEvent.change(screen.getByTestId('input-file-edit'), {
@@ -198,11 +191,9 @@ describe('studio tools', () => {
     const uploaded = fakeImage({ kind: 'upload', width: 300, height: 200, prompt: null });
     const jobId = '10000000-0000-4000-8000-000000000001';
     const result = fakeImage({ kind: 'upscale', width: 600, height: 400 });
-    server.route('POST', '/api/images/upload', (_req, res) => json(res, 201, uploaded));
-    server.route('POST', '/api/upscale/', (_req, res) =>
-      json(res, 202, { job_id: jobId, status: 'queued', cost: 2, balance: 8 }),
-    );
-    server.route('GET', '/api/images', (_req, res) => json(res, 200, { items: [result], next_cursor: null }));
+    server.answer(contracts.uploadImage, uploaded);
+    server.answer(contracts.upscale, { job_id: jobId, status: 'queued', cost: 2, balance: 8 });
+    server.answer(contracts.listImages, { items: [result], next_cursor: null });
     const spent: (number | undefined)[] = [];
     let started = 0;
     const { update } = renderStudio({
@@ -249,8 +240,8 @@ describe('studio tools', () => {
   });
 
   it('sends an edit with a file as multipart, and shows the server detail when it is refused', async () => {
-    server.route('POST', '/api/generate/falai/edit_image_file', (_req, res) =>
-      json(res, 402, { detail: 'You need 3 more credits for this edit.', code: 'INSUFFICIENT_CREDITS' }),
+    server.on(contracts.editImageFile, () =>
+      answerError(402, 'INSUFFICIENT_CREDITS', 'You need 3 more credits for this edit.'),
     );
     renderStudio();
     await openTool(s.tools.edit.name);
@@ -278,12 +269,13 @@ describe('studio tools', () => {
     const own = fakeImage({ prompt: 'a red fox', width: 640, height: 480 });
     const upload = fakeImage({ kind: 'upload', prompt: null });
     const jobId = '10000000-0000-4000-8000-000000000002';
-    server.route('GET', '/api/images', (req, res) =>
-      json(res, 200, { items: req.url?.includes('kind=upload') ? [upload] : [own], next_cursor: null }),
+    server.on(contracts.listImages, (req) =>
+      answer(contracts.listImages, {
+        items: req.query.get('kind') === 'upload' ? [upload] : [own],
+        next_cursor: null,
+      }),
     );
-    server.route('POST', '/api/generate/falai/edit_image', (_req, res) =>
-      json(res, 202, { job_id: jobId, status: 'queued', cost: 1, balance: 9 }),
-    );
+    server.answer(contracts.editImage, { job_id: jobId, status: 'queued', cost: 1, balance: 9 });
     const { update } = renderStudio();
     await openTool(s.tools.edit.name);
     fireEvent.click(screen.getByRole('button', { name: `Choose from gallery for ${s.input.edit}` }));
@@ -350,20 +342,13 @@ describe('studio tools', () => {
 
   it('sends product holding with a file for one side and a gallery id for the other; copy style sends the gallery image as a file', async () => {
     const product = fakeImage({ prompt: 'red bottle', width: 256, height: 256 });
-    server.route('GET', '/api/images', (_req, res) =>
-      json(res, 200, { items: [product], next_cursor: null }),
-    );
+    server.answer(contracts.listImages, { items: [product], next_cursor: null });
     server.route('GET', product.url, (_req, res) =>
       res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])),
     );
-    const accepted = (id: string) => (_req: unknown, res: Parameters<typeof json>[0]) =>
-      json(res, 202, { job_id: id, status: 'queued', cost: 2, balance: 5 });
-    server.route(
-      'POST',
-      '/api/generate/falai/product_holding',
-      accepted('10000000-0000-4000-8000-000000000003'),
-    );
-    server.route('POST', '/api/copy_style', accepted('10000000-0000-4000-8000-000000000004'));
+    const accepted = (id: string) => ({ job_id: id, status: 'queued' as const, cost: 2, balance: 5 });
+    server.answer(contracts.productHolding, accepted('10000000-0000-4000-8000-000000000003'));
+    server.answer(contracts.copyStyle, accepted('10000000-0000-4000-8000-000000000004'));
     renderStudio();
 
     await openTool(s.tools.product_holding.name);
@@ -431,10 +416,12 @@ describe('studio tools', () => {
         poster_url: null,
       }),
     ];
-    server.route('GET', '/api/animate/videos', (_req, res) => json(res, 200, { items, next_cursor: null }));
-    server.route('DELETE', '/api/animate/videos/20000000-0000-4000-8000-000000000001', (_req, res) => {
+    server.on(contracts.videos, () => answer(contracts.videos, { items, next_cursor: null }));
+    server.on(contracts.deleteVideo, (req) => {
+      if (req.params.id !== '20000000-0000-4000-8000-000000000001')
+        return answerError(404, 'NOT_FOUND', 'No such video');
       items = items.slice(1);
-      json(res, 200, { deleted: true });
+      return answer(contracts.deleteVideo, { deleted: true });
     });
     renderStudio();
     await openTool(s.tools.animate.name);

@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TOOLS, type ImageView, type Tool, type VideoView } from '@lumina/contracts';
 import { BookmarkIcon, DownloadIcon, FilmIcon, TrashIcon } from '@/components/ui/icons';
+import { LoadingBlock } from '@/components/ui/query-states';
 import { Spinner } from '@/components/ui/spinner';
 import { useDeleteVideo } from '../api/delete-video';
 import { isActiveVideo, useVideos } from '../api/list-videos';
 import { useSaveVideo } from '../api/save-video';
 import { formatBytes } from '../utils/file-input';
+import { Alert } from '@/components/ui/alert';
 
 export type UseAs = (tool: Tool, image: ImageView) => void;
 
@@ -47,9 +49,9 @@ export function VideoActions({ video, onUseAs }: { video: VideoView; onUseAs?: U
         </a>
       </div>
       {save.error && (
-        <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+        <Alert tone="error" inline size="xs">
           {save.error.message}
-        </p>
+        </Alert>
       )}
       {source && onUseAs && (
         <div
@@ -154,13 +156,11 @@ export function VideoList({
         </h3>
       )}
       {videos.isPending ? (
-        <div className="flex justify-center py-8" aria-busy="true">
-          <Spinner />
-        </div>
+        <LoadingBlock className="py-8" />
       ) : videos.isError ? (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+        <Alert tone="error" inline>
           {videos.error.message}
-        </p>
+        </Alert>
       ) : items.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-zinc-300 px-4 py-8 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
           {t('studio.videos.empty')}
@@ -252,9 +252,9 @@ function VideoCard({ video, onUseAs }: { video: VideoView; onUseAs?: UseAs }) {
         </div>
       )}
       {remove.error && (
-        <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+        <Alert tone="error" inline size="xs">
           {remove.error.message}
-        </p>
+        </Alert>
       )}
     </article>
   );

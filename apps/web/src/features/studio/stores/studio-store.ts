@@ -1,74 +1,10 @@
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import {
-  ANIMATE_DEFAULT_DURATION,
-  EDIT_DEFAULT_STRENGTH,
-  type ImageView,
-  type JobStatus,
-  type Tool,
-} from '@lumina/contracts';
+import type { ImageView, Tool } from '@lumina/contracts';
 import { convertPreview } from '../api/convert-preview';
+import { firstSlot, initialForms, type ToolForms } from '../tools';
 import { previewMode } from '../utils/file-input';
-
-/** Where an image goes in: one per tool, two for product holding (the person and the product). */
-export type InputSlot = 'edit' | 'copy_style' | 'person' | 'product' | 'upscale' | 'animate';
-
-export const TOOL_SLOTS: Record<Tool, readonly InputSlot[]> = {
-  edit: ['edit'],
-  copy_style: ['copy_style'],
-  product_holding: ['person', 'product'],
-  upscale: ['upscale'],
-  animate: ['animate'],
-};
-
-export type Preview =
-  | { status: 'ready'; url: string; converted: boolean }
-  | { status: 'converting' }
-  | { status: 'failed'; message: string };
-
-/** A file picked from the device: previewed locally (or through the server), uploaded when a tool needs an id. */
-export interface FileInput {
-  key: number;
-  source: 'file';
-  file: File;
-  preview: Preview;
-  /** Pixel size once the local preview has loaded (not known for converted previews until uploaded). */
-  width: number | null;
-  height: number | null;
-  /** The stored copy, once uploaded (so a second run does not upload again). */
-  uploaded: ImageView | null;
-}
-
-/** One of the user's images (from the gallery, or a result used as the next input). */
-export interface GalleryInput {
-  key: number;
-  source: 'image';
-  image: ImageView;
-}
-
-export type PickedInput = FileInput | GalleryInput;
-
-export interface ToolForms {
-  edit: { prompt: string; negativePrompt: string; strength: number; seed: string; model: string | null };
-  copy_style: { description: string; model: string | null };
-  product_holding: { aspectRatio: string | null; prompt: string; model: string | null };
-  upscale: { factor: number; model: string | null };
-  animate: { prompt: string; duration: number; model: string | null };
-}
-
-/** A job the studio started: what went in (for the before/after) and the settings that shape the result. */
-export interface ToolRun {
-  jobId: string;
-  tool: Tool;
-  cost: number;
-  acceptedStatus: JobStatus;
-  inputs: PickedInput[];
-  factor?: number;
-  aspectRatio?: string;
-  duration?: number;
-  /** What the server said about the run when it came from the history (no live feed entry needed). */
-  known?: { imageIds: string[]; refunded: boolean; error: string | null };
-}
+import type { FileInput, GalleryInput, InputSlot, PickedInput, ToolRun } from '../utils/inputs';
 
 export interface StudioState {
   inputs: Partial<Record<InputSlot, PickedInput>>;
@@ -81,14 +17,6 @@ export interface StudioState {
   setRun: (tool: Tool, run: ToolRun | null) => void;
   reset: () => void;
 }
-
-export const initialForms: ToolForms = {
-  edit: { prompt: '', negativePrompt: '', strength: EDIT_DEFAULT_STRENGTH, seed: '', model: null },
-  copy_style: { description: '', model: null },
-  product_holding: { aspectRatio: null, prompt: '', model: null },
-  upscale: { factor: 2, model: null },
-  animate: { prompt: '', duration: ANIMATE_DEFAULT_DURATION, model: null },
-};
 
 let nextKey = 0;
 const newKey = () => ++nextKey;
@@ -236,27 +164,5 @@ export function galleryInput(image: ImageView): GalleryInput {
 
 /** Hands an image to a tool (e.g. from the gallery or a result); the first input of that tool takes it. */
 export function sendToStudio(tool: Tool, image: ImageView, store: StudioStore = studioStore) {
-  pickImage(TOOL_SLOTS[tool][0] as InputSlot, image, store);
-}
-
-/** The URL that shows an input, or null while its preview is not ready. */
-export function inputUrl(input: PickedInput | undefined): string | null {
-  if (!input) return null;
-  if (input.source === 'image') return input.image.url;
-  return input.preview.status === 'ready' ? input.preview.url : null;
-}
-
-/** An input's pixel size when known. */
-export function inputSize(input: PickedInput | undefined): { width: number; height: number } | null {
-  if (!input) return null;
-  if (input.source === 'image') return { width: input.image.width, height: input.image.height };
-  if (input.uploaded) return { width: input.uploaded.width, height: input.uploaded.height };
-  if (input.width && input.height && input.preview.status === 'ready' && !input.preview.converted)
-    return { width: input.width, height: input.height };
-  return null;
-}
-
-/** The input's id on the server, if it has one already. */
-export function inputImageId(input: PickedInput): string | null {
-  return input.source === 'image' ? input.image.id : (input.uploaded?.id ?? null);
+  pickImage(firstSlot(tool), image, store);
 }

@@ -1,5 +1,7 @@
 import type { ToolRunView } from '@lumina/contracts';
-import { galleryInput, type ToolForms, type ToolRun } from '../stores/studio-store';
+import { galleryInput } from '../stores/studio-store';
+import { webTool, type ToolForms } from '../tools';
+import type { ToolRun } from './inputs';
 
 /** A run from the server's history as the studio shows a run it started itself. */
 export function runFromHistory(run: ToolRunView): ToolRun {
@@ -22,34 +24,7 @@ export function formsFromHistory(
   current: ToolForms,
   usableModels: readonly string[],
 ): { [K in keyof ToolForms]?: Partial<ToolForms[K]> } {
-  const s = run.settings;
   const model = usableModels.includes(run.model) ? run.model : current[run.tool].model;
-  switch (run.tool) {
-    case 'edit':
-      return {
-        edit: {
-          prompt: s.prompt ?? '',
-          negativePrompt: s.negative_prompt ?? '',
-          strength: s.strength ?? current.edit.strength,
-          seed: s.seed !== null ? String(s.seed) : '',
-          model,
-        },
-      };
-    case 'copy_style':
-      return { copy_style: { description: s.description ?? '', model } };
-    case 'product_holding':
-      return {
-        product_holding: {
-          aspectRatio: s.aspect_ratio ?? current.product_holding.aspectRatio,
-          prompt: s.prompt ?? '',
-          model,
-        },
-      };
-    case 'upscale':
-      return { upscale: { factor: s.factor ?? current.upscale.factor, model } };
-    case 'animate':
-      return {
-        animate: { prompt: s.prompt ?? '', duration: s.duration ?? current.animate.duration, model },
-      };
-  }
+  const form = webTool(run.tool).fromHistory(run.settings, current[run.tool]);
+  return { [run.tool]: { ...form, model } };
 }

@@ -1,27 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { initialForms } from '../stores/studio-store';
-import { affordability, toolCost, upscaledSize } from './cost';
+import { upscaledSize } from '@lumina/contracts';
+import { affordability } from '@/lib/credits/affordability';
+import { initialForms, WEB_TOOLS } from '../tools';
 import { checkFile, formatBytes, imageType, previewMode } from './file-input';
 import { startBlocker } from './readiness';
-import { toFormData, toolFields } from './requests';
+import { toFormData } from './requests';
 import { percentAfterKey, percentAtPointer } from './slider';
 
 const MB = 1024 * 1024;
 const file = (name: string, type: string, size: number) => ({ name, type, size });
-const pricing = { upscale_4x_multiplier: 2, animate_per_second: true };
 
-describe('cost', () => {
-  it('charges the model price per run, the 4× multiplier for a 4× upscale, and per second of video', () => {
-    expect(toolCost('edit', { credit_cost: 4 }, pricing)).toBe(4);
-    expect(toolCost('upscale', { credit_cost: 3 }, pricing, { factor: 2 })).toBe(3);
-    expect(toolCost('upscale', { credit_cost: 3 }, pricing, { factor: 4 })).toBe(6);
-    expect(toolCost('animate', { credit_cost: 2 }, pricing, { duration: 10 })).toBe(20);
-    expect(
-      toolCost('animate', { credit_cost: 2 }, { ...pricing, animate_per_second: false }, { duration: 10 }),
-    ).toBe(2);
-    expect(toolCost('copy_style', undefined, pricing)).toBe(0);
-  });
-
+describe('affordability', () => {
   it('blocks only a known balance that is too small', () => {
     expect(affordability(6, 5)).toEqual({ ok: false, missing: 1 });
     expect(affordability(6, 6)).toEqual({ ok: true });
@@ -94,14 +83,14 @@ describe('comparison slider', () => {
 describe('start readiness', () => {
   const model = { available: true };
   it('names the first reason Start is disabled', () => {
-    const base = { tool: 'edit' as const, hasInput: [true], model, affordable: true, busy: false };
+    const base = { missing: ['noInput'] as const, hasInput: [true], model, affordable: true, busy: false };
     expect(startBlocker(base)).toBeNull();
     expect(startBlocker({ ...base, busy: true })).toBe('busy');
     expect(startBlocker({ ...base, hasInput: [false], affordable: false })).toBe('noInput');
     expect(startBlocker({ ...base, model: { available: false } })).toBe('unavailable');
     expect(startBlocker({ ...base, model: undefined })).toBe('noModel');
     expect(startBlocker({ ...base, affordable: false })).toBe('credits');
-    const product = { ...base, tool: 'product_holding' as const };
+    const product = { ...base, missing: ['noPerson', 'noProduct'] as const };
     expect(startBlocker({ ...product, hasInput: [false, true] })).toBe('noPerson');
     expect(startBlocker({ ...product, hasInput: [true, false] })).toBe('noProduct');
     expect(startBlocker({ ...product, hasInput: [true, true] })).toBeNull();
@@ -110,14 +99,15 @@ describe('start readiness', () => {
 
 describe('request fields', () => {
   it('checks a tool form with the contract the server uses and names the wire fields', () => {
-    const forms = { ...initialForms, edit: { ...initialForms.edit, prompt: '  ', seed: '99999999999' } };
-    const edit = toolFields('edit', forms, 'local-edit');
+    const edit = WEB_TOOLS.edit.fields(
+      { ...initialForms.edit, prompt: '  ', seed: '99999999999' },
+      'local-edit',
+    );
     expect(edit.ok).toBe(false);
     expect(edit.ok ? [] : Object.keys(edit.errors).sort()).toEqual(['prompt', 'seed']);
 
-    const ok = toolFields(
-      'edit',
-      { ...initialForms, edit: { ...initialForms.edit, prompt: ' warmer ', seed: '7', negativePrompt: '' } },
+    const ok = WEB_TOOLS.edit.fields(
+      { ...initialForms.edit, prompt: ' warmer ', seed: '7', negativePrompt: '' },
       'local-edit',
     );
     expect(ok).toEqual({
@@ -125,13 +115,12 @@ describe('request fields', () => {
       fields: { prompt: 'warmer', strength: initialForms.edit.strength, seed: 7, model: 'local-edit' },
     });
 
-    const product = toolFields(
-      'product_holding',
-      { ...initialForms, product_holding: { aspectRatio: '2:1', prompt: '', model: null } },
+    const product = WEB_TOOLS.product_holding.fields(
+      { aspectRatio: '2:1', prompt: '', model: null },
       'local-product',
     );
     expect(product.ok ? null : product.errors.aspect_ratio).toMatch(/aspect_ratio must be one of/);
-    expect(toolFields('copy_style', initialForms, 'local-style')).toMatchObject({
+    expect(WEB_TOOLS.copy_style.fields(initialForms.copy_style, 'local-style')).toMatchObject({
       ok: false,
       errors: { description: 'Describe the picture to make in this style' },
     });

@@ -1,7 +1,16 @@
 import sharp from 'sharp';
 import type { EditRequest, ProviderImage } from '../../image-tools.ts';
 import { createRng } from '../random.ts';
-import { clamp, clamp01, decodeInput, forEachBand, rawInput, smoothstep, type ToolRun } from './common.ts';
+import {
+  clamp,
+  clamp01,
+  decodeInput,
+  forEachBand,
+  rawInput,
+  smoothstep,
+  type RawImage,
+  type ToolRun,
+} from './common.ts';
 
 /**
  * The local editor: colour, tone and texture edits steered by the prompt's words. The prompt is read
@@ -328,10 +337,10 @@ export async function editImage(request: EditRequest, run: ToolRun): Promise<Pro
 
   await run.progress(20, `Adjusting colour and tone (${intents.join(', ')})`);
   const edited = Buffer.from(original.data);
-  await toneAndColour(edited, width, height, channels, adj, run);
+  await toneAndColour({ data: edited, width, height, channels }, adj, run);
 
   await run.progress(60, 'Adding texture');
-  const textured = await texture(edited, width, height, channels, adj, run);
+  const textured = await texture({ data: edited, width, height, channels }, adj, run);
 
   await run.progress(85, 'Blending with the original');
   // The result moves `strength` of the way from the original to the full edit; alpha is kept as is.
@@ -349,14 +358,8 @@ export async function editImage(request: EditRequest, run: ToolRun): Promise<Pro
 }
 
 /** Per-pixel colour and tone, in place (8-bit in and out, floats in between). */
-export async function toneAndColour(
-  data: Buffer,
-  width: number,
-  height: number,
-  channels: number,
-  adj: EditAdjustments,
-  run: ToolRun,
-): Promise<void> {
+export async function toneAndColour(image: RawImage, adj: EditAdjustments, run: ToolRun): Promise<void> {
+  const { data, width, height, channels } = image;
   // Per-channel curves as lookup tables: exposure as a gamma (brightens without clipping) and
   // white balance as channel gains.
   const gamma = 2 ** (-adj.exposure * 0.8);
@@ -427,15 +430,9 @@ export async function toneAndColour(
 }
 
 /** Sharpening, glow, soft focus and grain; returns a new buffer. */
-async function texture(
-  data: Buffer,
-  width: number,
-  height: number,
-  channels: number,
-  adj: EditAdjustments,
-  run: ToolRun,
-): Promise<Buffer> {
-  const raw = rawInput({ data, width, height, channels });
+async function texture(image: RawImage, adj: EditAdjustments, run: ToolRun): Promise<Buffer> {
+  const { data, width, height, channels } = image;
+  const raw = rawInput(image);
   // Sizes scale with the image so a 512 px preview and a 4000 px photo look alike.
   const scale = Math.max(width, height) / 1024;
   let out = data;

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { EditRequest } from '../../image-tools.ts';
 import { ProviderError } from '../../text-to-image.ts';
 import { LocalTextToImage } from '../local.text-to-image.ts';
-import { LOCAL_TOOL_MODELS, LocalImageTools, localToolRequestId } from './local.image-tools.ts';
-import { BUILT_IN_TOOL_MODELS } from '../../tools-catalogue.ts';
+import { BUILT_IN_MODELS } from '../../catalogue.ts';
+import { LOCAL_TOOL_MODELS } from './local-tool-models.ts';
+import { LocalImageTools, localToolRequestId } from './local.image-tools.ts';
 import { colourful, recordingContext } from './test-helpers.ts';
 
 const tools = new LocalImageTools({ ffmpegPath: 'unused', textToImage: new LocalTextToImage() });
@@ -21,10 +22,9 @@ const editRequest = async (over: Partial<EditRequest> = {}): Promise<EditRequest
 describe('LocalImageTools', () => {
   it('is the always-available local provider and serves every local model of the catalogue', () => {
     expect([tools.name, tools.available]).toEqual(['local', true]);
-    const catalogue = BUILT_IN_TOOL_MODELS.filter((m) => m.provider === 'local').map((m) => [
-      m.tool,
-      m.providerModel,
-    ]);
+    const catalogue = BUILT_IN_MODELS.filter(
+      (m) => m.provider === 'local' && m.capability !== 'text-to-image',
+    ).map((m) => [m.capability, m.providerModel]);
     expect(Object.entries(LOCAL_TOOL_MODELS).sort()).toEqual(catalogue.sort());
   });
 

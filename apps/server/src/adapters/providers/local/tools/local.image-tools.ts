@@ -1,30 +1,26 @@
 import { createHash } from 'node:crypto';
-import type { ImageToolsProvider, InputImage, ToolName, ToolRequest, ToolResult } from '../../image-tools.ts';
+import type {
+  ImageToolsProvider,
+  InputImage,
+  ProviderImage,
+  ProviderVideo,
+  ToolRequest,
+  ToolResult,
+} from '../../image-tools.ts';
 import type { RunContext, TextToImageProvider } from '../../text-to-image.ts';
-import { animateImage } from './animate.ts';
+import { adapterTool } from '../../tools/index.ts';
 import { rejected, throwIfCancelled, toolRun } from './common.ts';
-import { editImage } from './edit.ts';
-import { productHolding } from './product.ts';
-import { copyStyle } from './style.ts';
-import { upscaleImage } from './upscale.ts';
 
 /**
  * The local (offline) image tools: real image work with sharp and ffmpeg, no neural network. Each
- * tool is its own module; this class checks the model name, reports the request id, and runs it.
+ * tool is its own module, run by the tool's `local` mapping (tools/<tool>.ts); this class checks the
+ * model name, reports the request id, and runs it.
  * Results depend only on the request (inputs, parameters, seed), so a retried job gets the same
  * request id and the same output.
  */
 
-export const LOCAL_TOOL_MODELS: Record<ToolName, string> = {
-  edit: 'local/edit',
-  copy_style: 'local/style',
-  product_holding: 'local/product',
-  upscale: 'local/upscale',
-  animate: 'local/pan-zoom',
-};
-
 export interface LocalImageToolsOptions {
-  /** The ffmpeg binary for animate (config.ffmpegPath, else `defaultFfmpegPath()`). */
+  /** The ffmpeg binary for video output (config.ffmpegPath, else `defaultFfmpegPath()`). */
   ffmpegPath: string;
   /** The local text-to-image engine, which paints copy-style's description. */
   textToImage: TextToImageProvider;
@@ -37,7 +33,8 @@ export class LocalImageTools implements ImageToolsProvider {
   constructor(private readonly options: LocalImageToolsOptions) {}
 
   async run(request: ToolRequest, ctx: RunContext): Promise<ToolResult> {
-    const expected = LOCAL_TOOL_MODELS[request.tool];
+    const tool = adapterTool(request);
+    const expected = tool.localModel;
     if (request.providerModel !== expected) {
       throw rejected(
         `unknown local model ${request.providerModel} for ${request.tool}`,
@@ -51,25 +48,13 @@ export class LocalImageTools implements ImageToolsProvider {
     const run = toolRun(ctx, request.seed);
     await run.progress(0, 'Starting the local engine');
     const seed = request.seed;
-    switch (request.tool) {
-      case 'edit':
-        return { kind: 'images', images: [await editImage(request, run)], seed, requestId };
-      case 'copy_style':
-        return {
-          kind: 'images',
-          images: [await copyStyle(request, run, this.options.textToImage)],
-          seed,
-          requestId,
-        };
-      case 'product_holding':
-        return { kind: 'images', images: [await productHolding(request, run)], seed, requestId };
-      case 'upscale':
-        return { kind: 'images', images: [await upscaleImage(request, run)], seed, requestId };
-      case 'animate': {
-        const video = await animateImage(request, run, { ffmpegPath: this.options.ffmpegPath });
-        return { kind: 'video', video, seed, requestId };
-      }
+    const deps = { run, textToImage: this.options.textToImage, ffmpegPath: this.options.ffmpegPath };
+    if (tool.output === 'video') {
+      const video = (await tool.local(request, deps)) as ProviderVideo;
+      return { kind: 'video', video, seed, requestId };
     }
+    const image = (await tool.local(request, deps)) as ProviderImage;
+    return { kind: 'images', images: [image], seed, requestId };
   }
 
   /** Local runs are not queued anywhere: nothing to cancel remotely (the job's signal stops them). */

@@ -136,7 +136,11 @@ export async function productHolding(request: ProductHoldingRequest, run: ToolRu
   if (request.prompt && !tone.intents.includes('enhance')) {
     await run.progress(85, `Adjusting the light (${tone.intents.join(', ')})`);
     const toned = Buffer.from(composite);
-    await toneAndColour(toned, W, H, 3, { ...tone.adjustments, vignette: 0 }, run);
+    await toneAndColour(
+      { data: toned, width: W, height: H, channels: 3 },
+      { ...tone.adjustments, vignette: 0 },
+      run,
+    );
     for (let i = 0; i < composite.length; i++)
       composite[i] = Math.round(composite[i]! * 0.65 + toned[i]! * 0.35);
   }

@@ -1,9 +1,9 @@
+import { UPSCALE_MAX_SIDE } from '@lumina/contracts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { InputImage, ProviderImage } from '../../image-tools.ts';
 import { LocalTextToImage } from '../local.text-to-image.ts';
 import { LocalImageTools } from './local.image-tools.ts';
-import { UPSCALE_MAX_SIDE } from './upscale.ts';
 import { colourful, makeImage, pixels, recordingContext } from './test-helpers.ts';
 
 const tools = new LocalImageTools({ ffmpegPath: 'unused', textToImage: new LocalTextToImage() });

@@ -1,3 +1,4 @@
+import { UPSCALE_MAX_SIDE } from '@lumina/contracts';
 import sharp, { type Metadata } from 'sharp';
 import type { ProviderImage, UpscaleRequest } from '../../image-tools.ts';
 import { ProviderError } from '../../text-to-image.ts';
@@ -11,8 +12,7 @@ const UNREADABLE = 'This file is not an image we can read. Try a JPEG, PNG or We
  * contrast without haloes on flat areas, thanks to its flat/jagged thresholds).
  */
 
-/** Longest side we make: a 4× of a 2048 px image; beyond that memory (≈ 200 MB raw) is the limit. */
-export const UPSCALE_MAX_SIDE = 8192;
+// The longest side we make (UPSCALE_MAX_SIDE, a 4× of a 2048 px image): beyond it memory (≈ 200 MB raw) is the limit.
 /**
  * Up to this many output pixels the result is a PNG (lossless, what people expect from an upscaler).
  * Above it PNG gets huge and slow: measured on a 4096² upscale of a textured render, PNG is 23 MB and

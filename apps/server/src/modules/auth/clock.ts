@@ -1,5 +1,0 @@
-/** The time source of the sign-in layer, one object per container so tests can move it forward. */
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-}

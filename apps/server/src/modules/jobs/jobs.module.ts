@@ -1,0 +1,51 @@
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { JobQueue } from '../../queue/queue.ts';
+import type { CreditLedger } from '../credits/credit-ledger.service.ts';
+import { countGenerated } from './jobs.repository.ts';
+import { JobsService } from './jobs.service.ts';
+import { JobWorker } from './jobs.worker.ts';
+import { JobKinds, type JobKind } from './kinds.ts';
+import type { OutputStores } from './outputs.ts';
+import { ProgressBus } from './progress.bus.ts';
+
+export interface JobsModule {
+  bus: ProgressBus;
+  kinds: JobKinds;
+  service: JobsService;
+  worker: JobWorker;
+  /** Images made on Lumina so far (the public counter). */
+  counter(): Promise<number>;
+}
+
+/** The pipeline for every paid job, wired once per container with the table of job kinds. */
+export function createJobsModule(deps: {
+  db: Database;
+  config: Config;
+  ledger: CreditLedger;
+  queue: JobQueue;
+  kinds: readonly JobKind[];
+  outputs: OutputStores;
+  /** Hears every change to a person's jobs (the gallery cache drops their listings). */
+  onChange: (userId: string) => void;
+}): JobsModule {
+  const bus = new ProgressBus(deps.onChange);
+  const kinds = new JobKinds(deps.kinds);
+  const service = new JobsService({ db: deps.db, ledger: deps.ledger, queue: deps.queue, bus, kinds });
+  const base = deps.config.generation.webhookBaseUrl;
+  const worker = new JobWorker({
+    db: deps.db,
+    service,
+    bus,
+    kinds,
+    outputs: deps.outputs,
+    webhookUrl: base ? (provider) => `${base}/api/webhooks/${provider}` : undefined,
+  });
+  return {
+    bus,
+    kinds,
+    service,
+    worker,
+    counter: () => countGenerated(deps.db),
+  };
+}

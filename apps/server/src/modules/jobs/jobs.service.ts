@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import type { JobView } from '@lumina/contracts';
+import type { Database, DbOrTx } from '../../db/client.ts';
+import type { JobRow } from '../../db/schema/index.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { JobQueue } from '../../queue/queue.ts';
+import type { CreditLedger } from '../credits/credit-ledger.service.ts';
+import { toJobView } from './jobs.mapper.ts';
+import * as repo from './jobs.repository.ts';
+import type { JobKinds } from './kinds.ts';
+import type { ProgressBus } from './progress.bus.ts';
+
+export const jobReference = (jobId: string) => `job:${jobId}`;
+
+/** A paid job to start: its row (kind, model, input, images wanted), its price and the ledger reason. */
+export type NewPaidJob = Omit<repo.NewJob, 'id'> & { userId: string; cost: number; reason: string };
+
+/**
+ * The life of a paid job outside the worker: start (charge, row and queue entry in one transaction),
+ * progress, cancel, and ending it with a refund exactly once. Every kind goes through here.
+ */
+export class JobsService {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      ledger: CreditLedger;
+      queue: JobQueue;
+      bus: ProgressBus;
+      kinds: JobKinds;
+    },
+  ) {}
+
+  /**
+   * The one way a job starts, whatever its kind: the charge, the job row and its queue entry commit in
+   * one transaction (with `within`, e.g. the rows of its uploads), then a worker is woken.
+   */
+  async enqueue(job: NewPaidJob, within?: (tx: DbOrTx) => Promise<void>) {
+    const { db, ledger, queue, bus, kinds } = this.deps;
+    const checked = kinds.get(job.kind).input.safeParse(job.input);
+    if (!checked.success) throw new Error(`A ${job.kind} job's input is malformed: ${checked.error.message}`);
+    const { reason, ...row } = job;
+    const jobId = randomUUID();
+    const { inserted, balance } = await db.transaction(async (tx) => {
+      await within?.(tx);
+      const charge = await ledger.spend(
+        // The job id was made just above: no earlier charge to look for.
+        { userId: job.userId, amount: job.cost, reference: jobReference(jobId), reason, fresh: true },
+        tx,
+      );
+      const inserted = await repo.insertJob(tx, { ...row, id: jobId });
+      await queue.send('job.run', { jobId }, { tx });
+      return { inserted, balance: charge.entry.balanceAfter };
+    });
+    // Committed: start it now rather than at this process's next poll.
+    queue.wake('job.run');
+    bus.changed(job.userId);
+    return { job: inserted, cost: job.cost, balance };
+  }
+
+  /**
+   * A verified provider webhook said a request finished: queue a sync of the job that made it (once,
+   * however often the vendor redelivers). The webhook is only a hint; the sync re-reads the provider.
+   */
+  async providerFinished(provider: string, requestId: string) {
+    const job = await repo.findByProviderRequest(this.deps.db, provider, requestId);
+    if (job && (job.status === 'running' || job.status === 'queued')) {
+      await this.deps.queue.send('job.sync', { jobId: job.id }, { singletonKey: `sync:${job.id}` });
+    }
+  }
+
+  /** The user's active and recent jobs, with queue positions and result image ids. */
+  async progress(userId: string): Promise<JobView[]> {
+    const { db } = this.deps;
+    const rows = await repo.listRecentJobs(db, userId);
+    const imageIds = await repo.imageIdsByJob(
+      db,
+      rows.filter((r) => r.status === 'succeeded').map((r) => r.id),
+    );
+    return Promise.all(
+      rows.map(async (row) => {
+        const ahead = row.status === 'queued' ? await repo.queuedAhead(db, row) : undefined;
+        return toJobView(row, imageIds.get(row.id) ?? [], ahead);
+      }),
+    );
+  }
+
+  version(userId: string): Promise<string> {
+    return repo.jobsVersion(this.deps.db, userId);
+  }
+
+  /**
+   * Cancels a job. A queued job (the provider never saw it) is refunded; a running one is asked to
+   * stop at the provider and refunded only when the provider confirms it had not started.
+   */
+  async cancel(userId: string, jobId: string): Promise<JobView> {
+    const { db, kinds } = this.deps;
+    const job = await repo.findUserJob(db, userId, jobId);
+    if (!job) throw notFound('This job');
+    if (!repo.ACTIVE_STATUSES.includes(job.status as 'queued')) {
+      throw new AppError(
+        'CONFLICT',
+        `This job has already ${job.status === 'cancelled' ? 'been cancelled' : 'finished'}.`,
+      );
+    }
+    let refund = job.status === 'queued';
+    if (job.status === 'running' && job.providerRequestId) {
+      refund = await kinds
+        .get(job.kind)
+        .cancel(job, job.providerRequestId)
+        .catch(() => false);
+    }
+    const done = await this.finish(job, 'cancelled', { refund, error: null });
+    if (!done) {
+      // It finished while we were cancelling: report what actually happened.
+      const current = await repo.findUserJob(db, userId, jobId);
+      throw new AppError(
+        'CONFLICT',
+        `This job has already ${current?.status === 'succeeded' ? 'finished' : 'stopped'}.`,
+      );
+    }
+    return toJobView(done, []);
+  }
+
+  /**
+   * Ends an active job as failed or cancelled, refunding in the same transaction when asked. Returns
+   * undefined when something else ended it first (so a refund can never happen twice).
+   */
+  async finish(
+    job: Pick<JobRow, 'id'>,
+    status: 'failed' | 'cancelled',
+    opts: { refund: boolean; error: string | null },
+  ): Promise<JobRow | undefined> {
+    const { db, ledger, bus } = this.deps;
+    const row = await db.transaction(async (tx) => {
+      const ended = await repo.transition(tx, job.id, repo.ACTIVE_STATUSES, {
+        status,
+        error: opts.error,
+        finishedAt: new Date(),
+        queuePosition: null,
+        refundedAt: opts.refund ? new Date() : null,
+      });
+      if (ended && opts.refund) await ledger.refund(jobReference(job.id), tx);
+      return ended;
+    });
+    if (row) bus.changed(row.userId);
+    return row;
+  }
+}

@@ -1,0 +1,67 @@
+import type { z } from 'zod';
+import type { ToolResult } from '../../adapters/providers/image-tools.ts';
+import type { RunContext } from '../../adapters/providers/text-to-image.ts';
+import type { JobRow } from '../../db/schema/index.ts';
+
+/** What a job's outputs become: image rows in the gallery, or one video. */
+export type OutputType = 'images' | 'video';
+
+/** What every output of a job records about how it was made. */
+export interface OutputFields {
+  prompt: string | null;
+  negativePrompt: string | null;
+  loraScale: number | null;
+  promptStrength: number | null;
+  /** How a tool output was made (`ToolRecipe`), or null. */
+  recipe: Record<string, unknown> | null;
+  /** The image a video was made from, if any. */
+  sourceImageId: string | null;
+}
+
+/** One job's provider call, built from its stored input. */
+export interface ProviderCall {
+  run(ctx: RunContext): Promise<ToolResult>;
+  /** Asks the vendor to cancel a request of this call; true when it had not started. */
+  cancel(requestId: string): Promise<boolean>;
+}
+
+/**
+ * A kind of paid job (text-to-image, each tool; training and product runs next): everything the
+ * pipeline needs to know about it, so the pipeline itself never asks which kind a job is.
+ */
+export interface JobKind {
+  /** The `jobs.kind` value. */
+  kind: string;
+  /** What is stored in `jobs.input` (checked when a job is queued). */
+  input: z.ZodType;
+  output: OutputType;
+  /**
+   * The provider call for a job, from its stored input (and source images). Throws AppError or
+   * ProviderError when it cannot run: the job then fails and is refunded.
+   */
+  call(job: JobRow): Promise<ProviderCall>;
+  /** Asks the vendor to stop a job's recorded request without building its call (cancel, dead letter). */
+  cancel(job: JobRow, requestId: string): Promise<boolean>;
+  /** What each output records about how it was made. */
+  describe(job: JobRow): OutputFields;
+}
+
+/** The table of job kinds. */
+export class JobKinds {
+  private readonly byKind: ReadonlyMap<string, JobKind>;
+
+  constructor(kinds: readonly JobKind[]) {
+    this.byKind = new Map(kinds.map((k) => [k.kind, k]));
+  }
+
+  get(kind: string): JobKind {
+    const entry = this.byKind.get(kind);
+    if (!entry) throw new Error(`No job kind "${kind}" is registered`);
+    return entry;
+  }
+
+  /** The kinds whose outputs are of this type (e.g. which jobs are videos). */
+  withOutput(type: OutputType): string[] {
+    return [...this.byKind.values()].filter((k) => k.output === type).map((k) => k.kind);
+  }
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+export interface QueueJobType {
+  schema: z.ZodType;
+  /** pg-boss send options: retries, backoff and how long a running job may take before it is retried. */
+  options: {
+    retryLimit: number;
+    retryDelay?: number;
+    retryBackoff?: boolean;
+    expireInSeconds: number;
+    /** Where a job goes when it has failed for good, including a worker dying mid-job on the last try. */
+    deadLetter?: string;
+  };
+  /** A former name kept only to drain what an older version queued: one worker, nothing sends to it. */
+  drainOnly?: boolean;
+}
+
+const jobRun = (deadLetter: string) => ({
+  schema: z.object({ jobId: z.uuid() }),
+  options: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 900, deadLetter },
+});
+const jobSync = {
+  schema: z.object({ jobId: z.uuid() }),
+  options: { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
+};
+const jobFailed = {
+  schema: z.object({ jobId: z.uuid() }),
+  options: { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
+};
+
+/**
+ * Every queue job type: its name, payload schema and retry policy, in one place. The worker refuses to
+ * start unless each has exactly one handler.
+ */
+export const queueJobTypes = {
+  // A demonstration job that proves the queue end to end (enqueue, restart, complete). Used by
+  // `/api/ready`'s tests and the restart test; it has no side effects beyond its output.
+  'system.echo': {
+    schema: z.object({ message: z.string().max(1000) }),
+    options: { retryLimit: 2, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
+  },
+  // One paid job (modules/jobs), whatever its kind. Transient provider errors retry with backoff; a job
+  // still running after expireInSeconds (a worker that died) is retried too. After the last try it lands
+  // in job.failed, whose handler marks the job failed and refunds it, so nothing is lost. Retries, their
+  // delay and the expiry come from config (GENERATION_*), applied in container.ts.
+  'job.run': jobRun('job.failed'),
+  // A verified provider webhook said a request finished: fetch the result and complete the job (the
+  // polling worker may get there first; the job still finishes once).
+  'job.sync': jobSync,
+  'job.failed': jobFailed,
+  // The same three under their names before the queue was renamed (generation.*), bound for one release
+  // so entries queued by the previous version still run; see docs/decisions.md. Nothing sends to them.
+  'generation.run': { ...jobRun('generation.failed'), drainOnly: true },
+  'generation.sync': { ...jobSync, drainOnly: true },
+  'generation.failed': { ...jobFailed, drainOnly: true },
+  // Renders and publishes the example set on a fresh install (modules/examples). Idempotent: a retry
+  // or a second copy (several processes starting at once) skips what exists. ~1 s of CPU per image.
+  'examples.seed': {
+    schema: z.object({}),
+    options: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
+  },
+} as const satisfies Record<string, QueueJobType>;
+
+export type QueueJobName = keyof typeof queueJobTypes;
+export type QueueJobPayload<N extends QueueJobName> = z.infer<(typeof queueJobTypes)[N]['schema']>;
+export const queueJobNames = Object.keys(queueJobTypes) as QueueJobName[];
