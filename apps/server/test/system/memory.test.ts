@@ -17,12 +17,14 @@ import {
  * eight worst-case uploads at once (64-megapixel PNGs with transparency, a few hundred kilobytes each,
  * and 50-megapixel HEICs, a few kilobytes each) must keep the server within its documented ceiling,
  * idle RSS + 700 MB (docs/decisions.md, "Bounded image decoding"), and give it back once idle: within
- * 60 s it is under idle + 200 MB. Before the decode limits, such uploads took it from ~1 GB to ~3 GB for
+ * 60 s it is under idle + 300 MB. Before the decode limits, such uploads took it from ~1 GB to ~3 GB for
  * good. The ceiling is relative because idle RSS depends on the database (embedded PGlite is large).
  */
 
 const CEILING_ABOVE_IDLE_MB = 700;
-const RETURNED_WITHIN_MB = 200;
+// Measured on 2 cores: 100-175 MB stay above idle after the burst (V8's grown heap and glibc's
+// fragments), once 225 MB; 300 keeps the check about the leak it guards (3 GB kept for good).
+const RETURNED_WITHIN_MB = 300;
 const MB = 1024 * 1024;
 
 function rssOf(pid: number): number {
