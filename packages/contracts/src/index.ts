@@ -19,3 +19,4 @@ export * from './text.ts';
 export * from './registry.ts';
 export * from './site.ts';
 export * from './pricing.ts';
+export * from './training.ts';

@@ -28,6 +28,16 @@ export const ModelInfo = z
       prompt_strength: z.boolean(),
     }),
     accepts_lora: z.boolean(),
+    /** Set on the caller's own trained models (listed after the shared ones, under their own heading). */
+    personal: z
+      .object({ trigger_word: z.string(), cover_url: z.string().nullable() })
+      .nullable()
+      .describe('Null for shared models'),
+    /** Set on `train` models: the step bounds the form offers and the text-to-image model it extends. */
+    training: z
+      .object({ min_steps: z.int(), max_steps: z.int(), default_steps: z.int(), base_model: z.string() })
+      .nullable()
+      .describe('Null for models that do not train'),
   })
   .meta({ id: 'ModelInfo' });
 export type ModelInfo = z.infer<typeof ModelInfo>;

@@ -9,13 +9,16 @@ export type PriceRule =
   | { per: 'run' }
   | { per: 'image' }
   | { per: 'second'; defaultSeconds: number }
-  | { per: 'factor'; multipliers: Readonly<Record<number, number>> };
+  | { per: 'factor'; multipliers: Readonly<Record<number, number>> }
+  /** Training: `creditCost` per `steps` training steps, rounded up. */
+  | { per: 'steps'; steps: number };
 
 /** What can be priced: text-to-image and each tool. */
-export type PricedCapability = 'text-to-image' | Tool;
+export type PricedCapability = 'text-to-image' | Tool | 'train';
 
 export const PRICE_RULES: { readonly [C in PricedCapability]: PriceRule } = {
   'text-to-image': { per: 'image' },
+  train: { per: 'steps', steps: 1000 },
   ...(Object.fromEntries(Object.values(TOOL_DEFINITIONS).map((d) => [d.tool, d.price])) as Record<
     Tool,
     PriceRule
@@ -29,6 +32,8 @@ export interface PriceInput {
   numImages?: number;
   factor?: number;
   durationSeconds?: number;
+  /** Training steps (train). */
+  steps?: number;
 }
 
 /** Credits one run costs. */
@@ -38,6 +43,7 @@ export function creditsFor({
   numImages,
   factor,
   durationSeconds,
+  steps,
 }: PriceInput): number {
   const rule = PRICE_RULES[capability];
   switch (rule.per) {
@@ -49,5 +55,7 @@ export function creditsFor({
       return creditCost * (factor === undefined ? 1 : (rule.multipliers[factor] ?? 1));
     case 'run':
       return creditCost;
+    case 'steps':
+      return Math.ceil((creditCost * (steps ?? rule.steps)) / rule.steps);
   }
 }

@@ -45,6 +45,8 @@ export function fakeModel(overrides: Partial<ModelInfo> = {}): ModelInfo {
     max_images: 4,
     supports: { negative_prompt: true, seed: true, lora_scale: false, prompt_strength: false },
     accepts_lora: false,
+    personal: null,
+    training: null,
     ...overrides,
   };
 }

@@ -16,3 +16,4 @@ export * from './payments.ts';
 export * from './stripe-events.ts';
 export * from './reviews.ts';
 export * from './videos.ts';
+export * from './training.ts';

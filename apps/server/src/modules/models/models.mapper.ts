@@ -23,5 +23,7 @@ export function toModelInfo(model: ModelListing<'text-to-image'>): ModelInfo {
       prompt_strength: model.supports.promptStrength,
     },
     accepts_lora: model.acceptsLora,
+    personal: null,
+    training: null,
   };
 }
