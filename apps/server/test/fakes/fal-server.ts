@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { readRequest, sendJson, startFakeServer } from './http.ts';
 import sharp from 'sharp';
 import { fakePng, loopbackFetch } from './png.ts';
+import { fakeWeights, zipEntryNames } from './training-files.ts';
 
 /**
  * A local stand-in for fal.ai's queue API (queue.fal.run), its storage (rest.fal.ai upload initiate +
@@ -13,9 +14,15 @@ import { fakePng, loopbackFetch } from './png.ts';
  * does exactly that). Each submitted request follows a scripted scenario.
  *
  * Outputs take the shape of the endpoint's real output: `{image}` for `fal-ai/esrgan` (the input's size
- * times `scale`), `{video}` (a real H.264 MP4) for image-to-video endpoints, `{images, seed,
- * has_nsfw_concepts}` otherwise, sized by `image_size`, else like the uploaded `image_url`, else 64×64.
+ * times `scale`), `{video}` (a real H.264 MP4) for image-to-video endpoints, `{diffusers_lora_file,
+ * config_file}` for the LoRA trainer (weights served by the fake), `{images, seed, has_nsfw_concepts}`
+ * otherwise, sized by `image_size`, else like the uploaded `image_url`, else 64×64.
  */
+
+/** fal's FLUX LoRA trainer; its `images_data_url` must be a zip uploaded to the fake's storage. */
+export const FAL_TRAINER = 'fal-ai/flux-lora-fast-training';
+/** Generation with a trained LoRA; its `loras` must be `[{path, scale?}]`. */
+export const FAL_LORA_MODEL = 'fal-ai/flux-lora';
 
 /**
  * A real 1-second 320×240 H.264 MP4 served as every video output, made once with
@@ -35,6 +42,8 @@ const REQUIRED_INPUTS: Record<string, string[]> = {
   'fal-ai/flux-kontext/dev': ['image_url', 'prompt'],
   'fal-ai/esrgan': ['image_url'],
   'fal-ai/kling-video/v2.1/standard/image-to-video': ['image_url', 'prompt'],
+  [FAL_TRAINER]: ['images_data_url'],
+  [FAL_LORA_MODEL]: ['prompt'],
 };
 
 export interface FalScenario {
@@ -65,6 +74,8 @@ export interface FalFakeRequest {
   statusPolls: number;
   resultCalls: number;
   cancelled: boolean;
+  /** For the trainer: the names in the zip its `images_data_url` points at. */
+  zipEntries?: string[];
 }
 
 /** A file uploaded through fal storage (initiate, then PUT of the bytes). */
@@ -82,6 +93,8 @@ export interface FalUpload {
   height?: number;
   /** The `file_url` handed back: what the model input should carry. */
   url: string;
+  /** A multipart upload's parts by number, until it is completed. */
+  parts?: Map<number, Buffer>;
 }
 
 export interface RecordedRequest {
@@ -116,6 +129,8 @@ export interface FalFake {
   imageBytes(requestId: string, index?: number): Promise<Buffer>;
   /** The MP4 bytes served for a video output. */
   videoBytes(): Buffer;
+  /** The `.safetensors` bytes served as a training request's `diffusers_lora_file`. */
+  loraBytes(requestId: string): Buffer;
   /** The webhook fal would POST for a finished request: raw body and signature headers. */
   signWebhook(
     requestId: string,
@@ -158,6 +173,7 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     uploads,
     upload: (fileUrl) => uploads.find((u) => u.url === fileUrl),
     videoBytes: fakeMp4,
+    loraBytes: (requestId) => fakeWeights('safetensors', requestId),
     imageBytes: (requestId, index = 0) => {
       const req = requests.get(requestId);
       if (!req) throw new Error(`no request ${requestId}`);
@@ -219,8 +235,9 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     return { width: DEFAULT_SIZE, height: DEFAULT_SIZE };
   }
 
-  function outputKind(endpoint: string): 'images' | 'image' | 'video' {
+  function outputKind(endpoint: string): 'images' | 'image' | 'video' | 'lora' {
     if (endpoint === 'fal-ai/esrgan') return 'image';
+    if (endpoint === FAL_TRAINER) return 'lora';
     return /image-to-video$/.test(endpoint) ? 'video' : 'images';
   }
 
@@ -291,6 +308,25 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
         };
       default: {
         const kind = outputKind(req.endpoint);
+        if (kind === 'lora') {
+          const files = `${fake.url}/files/${req.requestId}`;
+          return {
+            status: 200,
+            body: {
+              diffusers_lora_file: {
+                url: `${files}/pytorch_lora_weights.safetensors`,
+                content_type: 'application/octet-stream',
+                file_name: 'pytorch_lora_weights.safetensors',
+                file_size: fake.loraBytes(req.requestId).length,
+              },
+              config_file: {
+                url: `${files}/config.json`,
+                content_type: 'application/json',
+                file_name: 'config.json',
+              },
+            },
+          };
+        }
         if (kind === 'video') {
           const video = fakeMp4();
           return {
@@ -358,26 +394,47 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
         res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': video.length });
         return res.end(video);
       }
+      if (parts[2] === 'pytorch_lora_weights.safetensors') {
+        const weights = fake.loraBytes(request.requestId);
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': weights.length });
+        return res.end(weights);
+      }
+      if (parts[2] === 'config.json') {
+        return sendJson(res, 200, { trigger_word: request.input.trigger_word, steps: request.input.steps });
+      }
       const png = await fake.imageBytes(request.requestId, Number.parseInt(parts[2]!, 10));
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
       return res.end(png);
     }
 
     // Storage: the signed upload URL (no Authorization, like a GCS signed URL) and the stored file.
-    if (method === 'PUT' && parts[0] === 'upload' && parts.length === 2) {
+    // Files over 90 MB come in 10 MB parts (`/upload/<id>/<n>`, each answering its etag), then
+    // `/upload/<id>/complete` with the part list.
+    if (parts[0] === 'upload' && parts.length >= 2 && parts.length <= 3) {
       const upload = uploads.find((u) => u.id === parts[1]);
       if (!upload || url.searchParams.get('signature') !== upload.id) {
         return sendJson(res, 403, { detail: 'Invalid upload signature' });
       }
-      upload.bytes = raw;
-      upload.putContentType = req.headers['content-type'];
-      const meta = await sharp(raw)
-        .metadata()
-        .catch(() => undefined);
-      upload.width = meta?.width;
-      upload.height = meta?.height;
-      res.writeHead(200);
-      return res.end();
+      if (method === 'PUT' && parts.length === 2) {
+        await store(upload, raw, req.headers['content-type']);
+        res.writeHead(200);
+        return res.end();
+      }
+      if (method === 'PUT' && /^\d+$/.test(parts[2]!) && upload.parts) {
+        const partNumber = Number(parts[2]);
+        upload.parts.set(partNumber, raw);
+        return sendJson(res, 200, { partNumber, etag: createHash('md5').update(raw).digest('hex') });
+      }
+      if (method === 'POST' && parts[2] === 'complete' && upload.parts) {
+        const { parts: listed } = JSON.parse(body || '{}') as { parts?: Array<{ partNumber: number }> };
+        const chunks = (listed ?? []).map((p) => upload.parts!.get(p.partNumber));
+        if (chunks.length === 0 || chunks.some((c) => !c)) {
+          return sendJson(res, 400, { detail: 'Unknown or missing part' });
+        }
+        await store(upload, Buffer.concat(chunks as Buffer[]), upload.contentType);
+        return sendJson(res, 200, { file_url: upload.url });
+      }
+      return sendJson(res, 405, { detail: 'Method not allowed' });
     }
     if (method === 'GET' && parts[0] === 'files' && parts.length === 2) {
       const upload = uploads.find((u) => u.id === parts[1]);
@@ -388,8 +445,9 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
 
     if (req.headers.authorization !== `Key ${key}`) return sendJson(res, 401, { detail: 'Unauthorized' });
 
-    // POST /storage/upload/initiate?storage_type=fal-cdn-v3 (rest.fal.ai)
-    if (method === 'POST' && url.pathname === '/storage/upload/initiate') {
+    // POST /storage/upload/initiate[-multipart]?storage_type=fal-cdn-v3 (rest.fal.ai)
+    const initiate = /^\/storage\/upload\/initiate(-multipart)?$/.exec(url.pathname);
+    if (method === 'POST' && initiate) {
       const { content_type: contentType, file_name: fileName } = JSON.parse(body || '{}') as {
         content_type?: string;
         file_name?: string;
@@ -400,7 +458,13 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
         });
       }
       const id = randomUUID();
-      const upload: FalUpload = { id, fileName, contentType, url: `${fake.url}/files/${id}` };
+      const upload: FalUpload = {
+        id,
+        fileName,
+        contentType,
+        url: `${fake.url}/files/${id}`,
+        ...(initiate[1] ? { parts: new Map<number, Buffer>() } : {}),
+      };
       uploads.push(upload);
       return sendJson(res, 200, {
         upload_url: `${fake.url}/upload/${id}?signature=${id}`,
@@ -465,6 +529,17 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
       const endpoint = parts.join('/');
       const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};
       const invalid = validationErrors(endpoint, input);
+      let zipEntries: string[] | undefined;
+      if (endpoint === FAL_TRAINER && invalid.length === 0) {
+        zipEntries = zipEntryNames(fake.upload(input.images_data_url)?.bytes);
+        if (!zipEntries) {
+          invalid.push({
+            loc: ['body', 'images_data_url'],
+            msg: 'could not download a zip archive from this URL',
+            type: 'value_error',
+          });
+        }
+      }
       if (invalid.length > 0) return sendJson(res, 422, { detail: invalid });
       const request: FalFakeRequest = {
         requestId: randomUUID(),
@@ -475,6 +550,7 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
         statusPolls: 0,
         resultCalls: 0,
         cancelled: false,
+        ...(zipEntries ? { zipEntries } : {}),
       };
       requests.set(request.requestId, request);
       return sendJson(res, 200, {
@@ -488,13 +564,27 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     return sendJson(res, 404, { detail: 'Not found' });
   }
 
+  async function store(upload: FalUpload, bytes: Buffer, contentType: string | undefined) {
+    upload.bytes = bytes;
+    upload.putContentType = contentType;
+    delete upload.parts;
+    const meta = await sharp(bytes)
+      .metadata()
+      .catch(() => undefined);
+    upload.width = meta?.width;
+    upload.height = meta?.height;
+  }
+
   const server = await startFakeServer(handle);
   fake.url = server.url;
   fake.jwksUrl = `${fake.url}/.well-known/jwks.json`;
   return fake;
 }
 
-/** Pydantic-style field errors for the modelled endpoints: missing inputs, Kling's string durations. */
+/**
+ * Pydantic-style field errors for the modelled endpoints: missing inputs, Kling's string durations,
+ * `loras` that are not LoraWeight objects.
+ */
 function validationErrors(endpoint: string, input: Record<string, unknown>) {
   const errors = (REQUIRED_INPUTS[endpoint] ?? [])
     .filter((field) => typeof input[field] !== 'string' || input[field] === '')
@@ -508,6 +598,25 @@ function validationErrors(endpoint: string, input: Record<string, unknown>) {
       loc: ['body', 'duration'],
       msg: "unexpected value; permitted: '5', '10'",
       type: 'value_error.const',
+    });
+  }
+  if (endpoint === FAL_LORA_MODEL && input.loras !== undefined) {
+    const loras = Array.isArray(input.loras) ? (input.loras as unknown[]) : [undefined];
+    loras.forEach((lora, i) => {
+      const { path, scale } = (lora ?? {}) as { path?: unknown; scale?: unknown };
+      if (typeof path !== 'string' || !/^https?:\/\//.test(path)) {
+        errors.push({
+          loc: ['body', 'loras', String(i), 'path'],
+          msg: 'field required',
+          type: 'value_error.missing',
+        });
+      } else if (scale !== undefined && (typeof scale !== 'number' || scale < 0 || scale > 4)) {
+        errors.push({
+          loc: ['body', 'loras', String(i), 'scale'],
+          msg: 'ensure this value is between 0 and 4',
+          type: 'value_error.number',
+        });
+      }
     });
   }
   return errors;

@@ -4,12 +4,18 @@ import { readRequest, sendJson, startFakeServer } from './http.ts';
 import sharp from 'sharp';
 import { fakeMp4 } from './fal-server.ts';
 import { fakePng, loopbackFetch } from './png.ts';
+import { fakeWeights, zipEntryNames } from './training-files.ts';
 
 /**
- * A local stand-in for Replicate's HTTP API (api.replicate.com/v1: predictions and the Files API), its
- * file delivery host and its webhooks, speaking what the official `replicate` 1.x client sends
- * (docs/reference/providers/replicate.md). Point the client at it with `baseUrl: fake.url + '/v1'`.
- * Each prediction follows a scripted scenario.
+ * A local stand-in for Replicate's HTTP API (api.replicate.com/v1: predictions, trainings, models and
+ * the Files API), its file delivery host and its webhooks, speaking what the official `replicate` 1.x
+ * client sends (docs/reference/providers/replicate.md). Point the client at it with
+ * `baseUrl: fake.url + '/v1'`. Each prediction or training follows a scripted scenario.
+ *
+ * Trainings run only on FLUX_LORA_TRAINER (`ostris/flux-dev-lora-trainer`) at FLUX_LORA_TRAINER_VERSION,
+ * into a destination model that must exist (POST /v1/models), from an `input_images` zip uploaded
+ * through the Files API. A succeeded training outputs `{version: "<destination>:<new version>",
+ * weights}` (a tar served by the fake) and the new version runs predictions as the destination model.
  *
  * Outputs take the shape of the model's real output: one URL string for the upscaler, the multi-image
  * Kontext app and Kling (a real H.264 MP4), an array of URLs otherwise. Images are sized like the
@@ -30,6 +36,10 @@ const SINGLE_OUTPUT = new Set([
   'kwaivgi/kling-v2.1',
 ]);
 const VIDEO_MODELS = new Set(['kwaivgi/kling-v2.1']);
+
+/** The LoRA trainer the fake runs trainings on, and the one version of it the fake knows. */
+export const FLUX_LORA_TRAINER = 'ostris/flux-dev-lora-trainer';
+export const FLUX_LORA_TRAINER_VERSION = '26dce37af90b9d997eeb970d92e47de3064d46c300504ae376c75bef6a9022d2';
 
 export interface ReplicateScenario {
   /** GET polls answering `starting` (queued / booting). Default 1. */
@@ -65,6 +75,8 @@ export interface ReplicateUpload {
 }
 
 export interface ReplicateFakePrediction {
+  /** Trainings share the prediction envelope (and its scenarios), under /v1/trainings. */
+  kind: 'prediction' | 'training';
   id: string;
   model: string;
   version: string;
@@ -77,6 +89,19 @@ export interface ReplicateFakePrediction {
   canceled: boolean;
   startedAt?: string;
   createdAt: string;
+  /** For a training: the model it writes its version into (`owner/name`). */
+  destination?: string;
+  /** For a training: the names in the `input_images` zip. */
+  zipEntries?: string[];
+}
+
+/** A model created through POST /v1/models. */
+export interface ReplicateFakeModel {
+  owner: string;
+  name: string;
+  visibility: string;
+  hardware: string;
+  description?: string;
 }
 
 export interface RecordedRequest {
@@ -98,6 +123,9 @@ export interface ReplicateFake {
   reset(): void;
   received: RecordedRequest[];
   predictions: Map<string, ReplicateFakePrediction>;
+  trainings: Map<string, ReplicateFakePrediction>;
+  /** Models created through POST /v1/models, by `owner/name`. */
+  models: Map<string, ReplicateFakeModel>;
   /**
    * Which model a version id belongs to, for predictions created by version (`owner/name:version` in
    * the catalogue, as community models need); unknown versions run as `owner/model`.
@@ -109,15 +137,17 @@ export interface ReplicateFake {
   upload(fileUrl: unknown): ReplicateUpload | undefined;
   /** The MP4 bytes served for a video output. */
   videoBytes(): Buffer;
-  /** The prediction JSON as GET would show it now (without counting a poll). */
+  /** The `trained_model.tar` bytes served as a training's `weights`. */
+  weightsBytes(trainingId: string): Buffer;
+  /** The prediction or training JSON as GET would show it now (without counting a poll). */
   snapshot(id: string): Record<string, unknown>;
   imageBytes(id: string, index?: number): Promise<Buffer>;
-  /** A webhook delivery for the prediction's current state: raw body and Standard-Webhooks headers. */
+  /** A webhook delivery for the prediction's or training's current state: raw body and Standard-Webhooks headers. */
   signWebhook(
     id: string,
     options?: { timestamp?: number; webhookId?: string; secret?: string },
   ): { body: string; headers: Record<string, string> };
-  /** POSTs that webhook to the prediction's `webhook` URL (or `url`); resolves to the HTTP status. */
+  /** POSTs that webhook to the `webhook` URL given at create (or `url`); resolves to the HTTP status. */
   sendWebhook(id: string, options?: { url?: string }): Promise<number>;
   fetch: typeof fetch;
   urlsSeen: string[];
@@ -136,6 +166,8 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
   const token = options.token ?? 'r8_fake_token';
   const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
   const predictions = new Map<string, ReplicateFakePrediction>();
+  const trainings = new Map<string, ReplicateFakePrediction>();
+  const models = new Map<string, ReplicateFakeModel>();
   const received: RecordedRequest[] = [];
   const pending: ReplicateScenario[] = [];
   const urlsSeen: string[] = [];
@@ -154,10 +186,13 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
     },
     received,
     predictions,
+    trainings,
+    models,
     versions: new Map(),
     uploads,
     upload: (fileUrl) => uploads.find((u) => u.url === fileUrl),
     videoBytes: fakeMp4,
+    weightsBytes: (id) => fakeWeights('tar', id),
     snapshot: (id) => view(mustGet(id)),
     imageBytes: (id, index = 0) => {
       const [w, h] = sizeOf(mustGet(id));
@@ -193,9 +228,14 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
   };
 
   function mustGet(id: string): ReplicateFakePrediction {
-    const p = predictions.get(id);
-    if (!p) throw new Error(`no prediction ${id}`);
+    const p = predictions.get(id) ?? trainings.get(id);
+    if (!p) throw new Error(`no prediction or training ${id}`);
     return p;
+  }
+
+  /** A succeeded training's new version of its destination model (stable per training). */
+  function trainedVersion(p: ReplicateFakePrediction): string {
+    return createHash('sha256').update(`version:${p.id}`).digest('hex');
   }
 
   function sizeOf(p: ReplicateFakePrediction): [number, number] {
@@ -209,6 +249,9 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
 
   function outputOf(p: ReplicateFakePrediction): unknown {
     const base = `${fake.url}/delivery/${p.id}`;
+    if (p.kind === 'training') {
+      return { version: `${p.destination}:${trainedVersion(p)}`, weights: `${base}/trained_model.tar` };
+    }
     if (VIDEO_MODELS.has(p.model)) return shape(p, [`${base}/out.mp4`], 'string');
     const count = typeof p.input.num_outputs === 'number' ? p.input.num_outputs : 1;
     const urls = Array.from({ length: count }, (_, i) => `${base}/out-${i}.png`);
@@ -249,7 +292,7 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
       }),
     ].join('\n');
     const terminal = s === 'succeeded' || s === 'failed' || s === 'canceled';
-    const api = `${fake.url}/v1/predictions/${p.id}`;
+    const api = `${fake.url}/v1/${p.kind}s/${p.id}`;
     return {
       id: p.id,
       model: p.model,
@@ -257,13 +300,15 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
       input: p.input,
       logs: s === 'starting' ? '' : logs,
       output: s === 'succeeded' ? outputOf(p) : null,
-      data_removed: false,
+      ...(p.kind === 'prediction' ? { data_removed: false } : {}),
       error:
         s !== 'failed'
           ? null
           : p.scenario.outcome === 'nsfw'
             ? 'NSFW content detected. Try running it again, or try a different prompt.'
-            : 'CUDA out of memory. Tried to allocate 2.00 GiB',
+            : p.kind === 'training'
+              ? 'Training failed: no images with a usable face were found in input_images'
+              : 'CUDA out of memory. Tried to allocate 2.00 GiB',
       status: s,
       source: 'api',
       created_at: p.createdAt,
@@ -272,7 +317,11 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
         ? { completed_at: new Date().toISOString(), metrics: { predict_time: 0.01, total_time: 0.02 } }
         : {}),
       ...(p.webhook ? { webhook: p.webhook, webhook_events_filter: p.webhookEventsFilter } : {}),
-      urls: { get: api, cancel: `${api}/cancel`, web: `https://replicate.com/p/${p.id}` },
+      urls: {
+        get: api,
+        cancel: `${api}/cancel`,
+        web: `https://replicate.com/${p.kind === 'training' ? 'trainings' : 'p'}/${p.id}`,
+      },
     };
   }
 
@@ -283,6 +332,12 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
 
     // replicate.delivery stand-in: public, no auth.
     if (method === 'GET' && parts[0] === 'delivery' && parts.length === 3) {
+      const training = trainings.get(parts[1]!);
+      if (training && parts[2] === 'trained_model.tar' && status(training) === 'succeeded') {
+        const tar = fake.weightsBytes(training.id);
+        res.writeHead(200, { 'content-type': 'application/x-tar', 'content-length': tar.length });
+        return res.end(tar);
+      }
       const p = predictions.get(parts[1]!);
       if (p && parts[2] === 'out.mp4') {
         const video = fakeMp4();
@@ -353,6 +408,128 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
       }
     }
 
+    // POST /v1/models (a destination for trainings), GET /v1/models/{owner}/{name}.
+    if (method === 'POST' && route.length === 1 && route[0] === 'models') {
+      const data = JSON.parse(body || '{}') as Partial<ReplicateFakeModel>;
+      const missing = (['owner', 'name', 'visibility', 'hardware'] as const).filter((f) => !data[f]);
+      if (missing.length > 0) {
+        return sendJson(res, 422, {
+          title: 'Input validation failed',
+          detail: missing.map((f) => `- ${f}: ${f} is required`).join('\n'),
+          status: 422,
+        });
+      }
+      const key = `${data.owner}/${data.name}`;
+      if (models.has(key)) {
+        return sendJson(res, 409, {
+          title: 'Conflict',
+          detail: `A model named ${key} already exists`,
+          status: 409,
+        });
+      }
+      const model = data as ReplicateFakeModel;
+      models.set(key, model);
+      return sendJson(res, 201, modelView(model, undefined));
+    }
+    if (method === 'GET' && route[0] === 'models' && route.length === 3) {
+      const key = `${route[1]}/${route[2]}`;
+      if (key === FLUX_LORA_TRAINER) {
+        return sendJson(
+          res,
+          200,
+          modelView(
+            { owner: route[1]!, name: route[2]!, visibility: 'public', hardware: 'gpu-h100' },
+            FLUX_LORA_TRAINER_VERSION,
+          ),
+        );
+      }
+      const model = models.get(key);
+      if (!model) return sendJson(res, 404, { title: 'Not found', detail: 'Not found', status: 404 });
+      const latest = [...trainings.values()]
+        .filter((t) => t.destination === key && status(t) === 'succeeded')
+        .at(-1);
+      return sendJson(res, 200, modelView(model, latest && trainedVersion(latest)));
+    }
+
+    // POST /v1/models/{owner}/{name}/versions/{version}/trainings
+    if (method === 'POST' && route[0] === 'models' && route[3] === 'versions' && route[5] === 'trainings') {
+      const trainer = `${route[1]}/${route[2]}`;
+      if (trainer !== FLUX_LORA_TRAINER || route[4] !== FLUX_LORA_TRAINER_VERSION) {
+        return sendJson(res, 404, {
+          title: 'Not found',
+          detail: `No version ${route[4]} of ${trainer}`,
+          status: 404,
+        });
+      }
+      const data = JSON.parse(body || '{}') as {
+        destination?: string;
+        input?: Record<string, unknown>;
+        webhook?: string;
+        webhook_events_filter?: string[];
+      };
+      if (!data.destination || !models.has(data.destination)) {
+        return sendJson(res, 404, {
+          title: 'Invalid destination',
+          detail: `The destination model ${data.destination} does not exist`,
+          status: 404,
+        });
+      }
+      const input = data.input ?? {};
+      const zipEntries = zipEntryNames(fake.upload(input.input_images)?.bytes);
+      if (!zipEntries) {
+        return sendJson(res, 422, {
+          title: 'Input validation failed',
+          detail: '- input.input_images: must be a zip file URL',
+          status: 422,
+          invalid_fields: [
+            { type: 'format', field: 'input.input_images', description: 'must be a zip file URL' },
+          ],
+        });
+      }
+      const scenario = { ...(pending.shift() ?? fake.defaultScenario) };
+      if ((scenario.createErrors ?? 0) > 0) {
+        pending.unshift({ ...scenario, createErrors: scenario.createErrors! - 1 });
+        return sendJson(res, 500, {
+          title: 'Internal Server Error',
+          detail: 'Something went wrong',
+          status: 500,
+        });
+      }
+      const t: ReplicateFakePrediction = {
+        kind: 'training',
+        id: `train${(++counter).toString(36).padStart(6, '0')}${randomBytes(8).toString('hex')}`,
+        model: trainer,
+        version: FLUX_LORA_TRAINER_VERSION,
+        input,
+        webhook: data.webhook,
+        webhookEventsFilter: data.webhook_events_filter,
+        scenario,
+        polls: 0,
+        gets: 0,
+        canceled: false,
+        createdAt: new Date().toISOString(),
+        destination: data.destination,
+        zipEntries,
+      };
+      trainings.set(t.id, t);
+      return sendJson(res, 201, view(t));
+    }
+
+    // GET /v1/trainings/{id}, POST /v1/trainings/{id}/cancel
+    if (route[0] === 'trainings' && route[1]) {
+      const t = trainings.get(route[1]);
+      if (!t) {
+        return sendJson(res, 404, {
+          title: 'Not found',
+          detail: 'The requested resource could not be found.',
+          status: 404,
+        });
+      }
+      if (method === 'GET' && route.length === 2) return sendJson(res, 200, poll(t));
+      if (method === 'POST' && route[2] === 'cancel' && route.length === 3)
+        return sendJson(res, 200, cancel(t));
+    }
+
     // POST /v1/models/{owner}/{name}/predictions | POST /v1/predictions
     const byModel =
       method === 'POST' && route[0] === 'models' && route[3] === 'predictions' && route.length === 4;
@@ -399,6 +576,7 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
         });
       }
       const p: ReplicateFakePrediction = {
+        kind: 'prediction',
         id: `fake${(++counter).toString(36).padStart(6, '0')}${randomBytes(8).toString('hex')}`,
         model,
         version: byModel ? 'hidden' : String(data.version),
@@ -424,20 +602,15 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
           status: 404,
         });
       if (method === 'GET' && route.length === 2) {
-        p.gets++;
         if ((p.scenario.getErrors ?? 0) > 0) {
+          p.gets++;
           p.scenario.getErrors!--;
           return sendJson(res, 500, { title: 'Internal Server Error', status: 500 });
         }
-        p.polls++;
-        if (status(p) === 'processing') p.startedAt ??= new Date().toISOString();
-        return sendJson(res, 200, view(p));
+        return sendJson(res, 200, poll(p));
       }
-      if (method === 'POST' && route[2] === 'cancel' && route.length === 3) {
-        const s = status(p);
-        if (s === 'starting' || s === 'processing') p.canceled = true;
-        return sendJson(res, 200, view(p));
-      }
+      if (method === 'POST' && route[2] === 'cancel' && route.length === 3)
+        return sendJson(res, 200, cancel(p));
     }
     return sendJson(res, 404, {
       title: 'Not found',
@@ -446,9 +619,39 @@ export async function startReplicateFake(options: { token?: string } = {}): Prom
     });
   }
 
+  /** One GET: advances the scripted run; a training that succeeds registers its new version. */
+  function poll(p: ReplicateFakePrediction) {
+    p.gets++;
+    p.polls++;
+    const s = status(p);
+    if (s === 'processing') p.startedAt ??= new Date().toISOString();
+    if (s === 'succeeded' && p.kind === 'training') fake.versions.set(trainedVersion(p), p.destination!);
+    return view(p);
+  }
+
+  function cancel(p: ReplicateFakePrediction) {
+    const s = status(p);
+    if (s === 'starting' || s === 'processing') p.canceled = true;
+    return view(p);
+  }
+
   const server = await startFakeServer(handle);
   fake.url = server.url;
   return fake;
+}
+
+function modelView(model: ReplicateFakeModel, latestVersion: string | undefined) {
+  return {
+    url: `https://replicate.com/${model.owner}/${model.name}`,
+    owner: model.owner,
+    name: model.name,
+    description: model.description ?? null,
+    visibility: model.visibility,
+    run_count: 0,
+    latest_version: latestVersion
+      ? { id: latestVersion, created_at: new Date().toISOString(), cog_version: '0.9.0', openapi_schema: {} }
+      : null,
+  };
 }
 
 function fileView(upload: ReplicateUpload) {

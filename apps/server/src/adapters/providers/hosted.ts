@@ -1,5 +1,6 @@
+import { zipSync } from 'fflate';
 import sharp from 'sharp';
-import type { ProviderVideo } from './image-tools.ts';
+import type { InputImage, ProviderVideo } from './image-tools.ts';
 import { ProviderError, type ProgressUpdate, type ProviderImage, type RunContext } from './text-to-image.ts';
 
 /**
@@ -12,6 +13,8 @@ import { ProviderError, type ProgressUpdate, type ProviderImage, type RunContext
 const MAX_IMAGE_BYTES = 64 * 1024 * 1024;
 /** Largest video output (a 10-second 1080p clip is ~10–30 MB). */
 const MAX_VIDEO_BYTES = 256 * 1024 * 1024;
+/** Largest trained weights file (a FLUX LoRA of rank 16–32 is ~90–350 MB, Replicate's tar a little more). */
+const MAX_WEIGHTS_BYTES = 1024 * 1024 * 1024;
 
 /**
  * The vendor request itself ended without a usable result (failed, cancelled, vanished). A retried job
@@ -174,6 +177,41 @@ export async function downloadVideo(
     throw new ProviderError(`${vendor}: output ${url} is not an MP4 video`, 'transient', TRANSIENT_MESSAGE);
   }
   return { bytes, contentType: 'video/mp4' };
+}
+
+/**
+ * Downloads a finished training's weights into memory: the vendor's URL expires, so the pipeline keeps
+ * its own copy. The content type is the CDN's, the file name the URL's last path segment.
+ */
+export async function downloadWeights(
+  url: string,
+  fetchFn: typeof fetch,
+  signal: AbortSignal,
+  vendor: string,
+): Promise<{ bytes: Buffer; contentType: string; fileName: string }> {
+  const { bytes, res } = await downloadBytes(url, fetchFn, signal, vendor, MAX_WEIGHTS_BYTES);
+  if (bytes.length === 0) {
+    throw new ProviderError(`${vendor}: weights ${url} are empty`, 'transient', TRANSIENT_MESSAGE);
+  }
+  const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  return { bytes, contentType: contentTypeOf(res), fileName };
+}
+
+/**
+ * The training photos as one zip, the input both hosted trainers take (fal's `images_data_url`,
+ * Replicate's `input_images`): `photo-01.jpg`… in order, stored without compression because JPEG, PNG
+ * and WebP are compressed already (deflating them again costs CPU and saves nothing).
+ */
+export function trainingZip(images: InputImage[]): File {
+  const width = String(images.length).length;
+  const entries = Object.fromEntries(
+    images.map((image, i) => [
+      `photo-${String(i + 1).padStart(Math.max(2, width), '0')}.${EXTENSIONS[image.contentType] ?? 'bin'}`,
+      new Uint8Array(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength),
+    ]),
+  );
+  const zip = zipSync(entries, { level: 0 });
+  return new File([zip], 'training-photos.zip', { type: 'application/zip' });
 }
 
 /** True when the bytes start with an ISO base media `ftyp` box (MP4, M4V, QuickTime-compatible). */

@@ -64,16 +64,7 @@ export class ReplicatePredictions {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 600_000;
     this.fetchFn = options.fetch ?? fetch;
-    this.replicate = new Replicate({
-      auth: options.apiToken,
-      baseUrl: options.baseUrl ?? 'https://api.replicate.com/v1',
-      useFileOutput: false,
-      // Input files always go through POST /v1/files. The client's default falls back to inlining a
-      // data: URI when that upload fails with a 5xx, which would put megabytes into the prediction's
-      // stored input; we would rather fail transiently and let the job retry.
-      fileEncodingStrategy: 'upload',
-      fetch: this.fetchFn,
-    });
+    this.replicate = replicateClient(options, this.fetchFn);
   }
 
   /**
@@ -146,45 +137,86 @@ export class ReplicatePredictions {
     scope: RunScope,
     collect: ReplicateCollect<T>,
   ): Promise<T> {
-    const report = progressReporter(ctx);
-    for (;;) {
-      let prediction: Prediction;
-      try {
-        prediction = await this.replicate.predictions.get(predictionId, { signal: scope.signal });
-      } catch (error) {
-        if (apiStatus(error) === 404) {
-          throw new VendorRequestEndedError(
-            `replicate prediction ${predictionId} not found`,
-            'transient',
-            TRANSIENT_MESSAGE,
-            {
-              cause: error,
-            },
-          );
-        }
-        throw error;
+    const prediction = await pollUntilDone(
+      'prediction',
+      predictionId,
+      (signal) => this.replicate.predictions.get(predictionId, { signal }),
+      ctx,
+      scope.signal,
+      this.pollIntervalMs,
+    );
+    return collect(prediction, scope.signal);
+  }
+}
+
+/** The official client as every Replicate adapter sets it up. */
+export function replicateClient(options: ReplicateOptions, fetchFn: typeof fetch): Replicate {
+  return new Replicate({
+    auth: options.apiToken,
+    baseUrl: options.baseUrl ?? 'https://api.replicate.com/v1',
+    useFileOutput: false,
+    // Input files always go through POST /v1/files. The client's default falls back to inlining a
+    // data: URI when that upload fails with a 5xx, which would put megabytes into the prediction's
+    // stored input; we would rather fail transiently and let the job retry.
+    fileEncodingStrategy: 'upload',
+    fetch: fetchFn,
+  });
+}
+
+/** What predictions and trainings share, and all the poll loop reads of them. */
+export type ReplicateRunState = Pick<Prediction, 'id' | 'status' | 'logs' | 'error'>;
+
+/**
+ * Polls a prediction or a training (`get`) until it ends, reporting progress from its logs: resolves to
+ * the succeeded object; a failed, cancelled or vanished one ends the vendor request
+ * (VendorRequestEndedError), so a resumed job creates a new one.
+ */
+export async function pollUntilDone<T extends ReplicateRunState>(
+  kind: 'prediction' | 'training',
+  id: string,
+  get: (signal: AbortSignal) => Promise<T>,
+  ctx: RunContext,
+  signal: AbortSignal,
+  pollIntervalMs: number,
+): Promise<T> {
+  const report = progressReporter(ctx);
+  for (;;) {
+    let run: T;
+    try {
+      run = await get(signal);
+    } catch (error) {
+      if (apiStatus(error) === 404) {
+        throw new VendorRequestEndedError(
+          `replicate ${kind} ${id} not found`,
+          'transient',
+          TRANSIENT_MESSAGE,
+          {
+            cause: error,
+          },
+        );
       }
-      switch (prediction.status) {
-        case 'starting':
-          await report({ status: 'queued' });
-          break;
-        case 'processing':
-          await report(progressOf(prediction));
-          break;
-        case 'succeeded':
-          return collect(prediction, scope.signal);
-        case 'failed':
-          throw failureOf(prediction);
-        case 'canceled':
-        case 'aborted':
-          throw new VendorRequestEndedError(
-            `replicate prediction ${predictionId} was ${prediction.status}`,
-            'cancelled',
-            CANCELLED_MESSAGE,
-          );
-      }
-      await sleep(this.pollIntervalMs, scope.signal);
+      throw error;
     }
+    switch (run.status) {
+      case 'starting':
+        await report({ status: 'queued' });
+        break;
+      case 'processing':
+        await report(progressOf(run));
+        break;
+      case 'succeeded':
+        return run;
+      case 'failed':
+        throw failureOf(kind, run);
+      case 'canceled':
+      case 'aborted':
+        throw new VendorRequestEndedError(
+          `replicate ${kind} ${id} was ${run.status}`,
+          'cancelled',
+          CANCELLED_MESSAGE,
+        );
+    }
+    await sleep(pollIntervalMs, signal);
   }
 }
 
@@ -239,6 +271,10 @@ function splitModel(providerModel: string): [string, string | undefined] {
   return [model!, version || undefined];
 }
 
+function isVersion(providerModel: string): boolean {
+  return splitModel(providerModel)[1] !== undefined;
+}
+
 const ASPECT_RATIOS = ['1:1', '16:9', '21:9', '3:2', '2:3', '4:5', '5:4', '3:4', '4:3', '9:16', '9:21'];
 
 /** The supported aspect ratio closest to width × height (FLUX models on Replicate take ratios, not sizes). */
@@ -265,20 +301,21 @@ export function toReplicateInput(request: TextToImageRequest): Record<string, un
     num_outputs: request.numImages,
     output_format: 'png',
     ...(request.promptStrength !== undefined ? { prompt_strength: request.promptStrength } : {}),
-    ...(request.lora ? { lora_weights: request.lora.url } : {}),
+    // A trained version carries its LoRA; an official LoRA-taking model is given the weights' URL.
+    ...(request.lora && !isVersion(request.providerModel) ? { lora_weights: request.lora.url } : {}),
     ...(loraScale !== undefined && (request.lora || request.loraScale !== undefined)
       ? { lora_scale: loraScale }
       : {}),
   };
 }
 
-function progressOf(prediction: Prediction) {
-  const lines = (prediction.logs ?? '')
+function progressOf(run: ReplicateRunState) {
+  const lines = (run.logs ?? '')
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
   const line = lines.at(-1);
-  const parsed = parseProgressFromLogs(prediction.logs ?? '');
+  const parsed = parseProgressFromLogs(run.logs ?? '');
   const percent = parsed ? Math.round(parsed.percentage * 100) : line ? percentFromLog(line) : undefined;
   return {
     status: 'running' as const,
@@ -287,18 +324,17 @@ function progressOf(prediction: Prediction) {
   };
 }
 
-function failureOf(prediction: Prediction): ProviderError {
-  const error =
-    typeof prediction.error === 'string' ? prediction.error : JSON.stringify(prediction.error ?? 'unknown');
+function failureOf(kind: 'prediction' | 'training', run: ReplicateRunState): ProviderError {
+  const error = typeof run.error === 'string' ? run.error : JSON.stringify(run.error ?? 'unknown');
   if (CONTENT_POLICY.test(error)) {
     return new VendorRequestEndedError(
-      `replicate prediction ${prediction.id} failed: ${error}`,
+      `replicate ${kind} ${run.id} failed: ${error}`,
       'rejected',
       `The provider refused this prompt: ${error}`,
     );
   }
   return new VendorRequestEndedError(
-    `replicate prediction ${prediction.id} failed: ${error}`,
+    `replicate ${kind} ${run.id} failed: ${error}`,
     'transient',
     TRANSIENT_MESSAGE,
   );
@@ -312,7 +348,7 @@ export function outputUrls(output: unknown): string[] {
   return [];
 }
 
-function apiStatus(error: unknown): number | undefined {
+export function apiStatus(error: unknown): number | undefined {
   if (error instanceof Error && error.name === 'ApiError' && 'response' in error) {
     const response = (error as { response?: unknown }).response;
     if (response instanceof Response) return response.status;
