@@ -59,6 +59,8 @@ export interface FalScenario {
   outcome?: 'success' | 'model-error' | 'rejected' | 'content-policy' | 'nsfw' | 'never';
   /** Submit answers 422 (input validation) instead of queueing. */
   rejectAtSubmit?: boolean;
+  /** The CDN answers 404 for the request's output files (they expired before we fetched them). */
+  lostFiles?: boolean;
   /** The first N calls of each kind for this request answer 500 before behaving normally. */
   submitErrors?: number;
   statusErrors?: number;
@@ -388,7 +390,7 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
     }
     if (method === 'GET' && parts[0] === 'files' && parts.length === 3) {
       const request = requests.get(parts[1]!);
-      if (!request) return sendJson(res, 404, { detail: 'Not found' });
+      if (!request || request.scenario.lostFiles) return sendJson(res, 404, { detail: 'Not found' });
       if (parts[2] === 'output.mp4') {
         const video = fakeMp4();
         res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': video.length });
