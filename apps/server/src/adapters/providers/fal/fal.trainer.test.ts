@@ -8,6 +8,7 @@ import type { InputImage } from '../image-tools.ts';
 import type { TrainingRequest } from '../trainer.ts';
 import { FalTextToImage } from './fal.text-to-image.ts';
 import { FalTrainer, createFalTrainer } from './fal.trainer.ts';
+import { FalWebhookVerifier } from './fal.webhook.ts';
 
 const fake = useFakeVendor(() => startFalFake());
 
@@ -81,6 +82,19 @@ describe('fal LoRA training through @fal-ai/client against the fake queue', () =
     expect(upload).toMatchObject({ contentType: 'application/zip', putContentType: 'application/zip' });
     const entries = unzipSync(new Uint8Array(upload.bytes!));
     expect(Buffer.from(entries['photo-03.png']!).equals(await fakePng(64, 64, 2))).toBe(true);
+  });
+
+  it('is signed like any fal webhook when the training completes, with the LoRA file in its payload', async () => {
+    const { ctx } = runContext({ webhookUrl: 'http://127.0.0.1:1/unused' });
+    const { requestId } = await trainer().train(await trainingRequest(), ctx);
+    const { body, headers } = await fake.signWebhook(requestId);
+    const verifier = new FalWebhookVerifier({ jwksUrl: fake.jwksUrl, fetch: fake.fetch });
+    const event = await verifier.verify(headers, body);
+    expect(event).toMatchObject({
+      requestId,
+      status: 'OK',
+      payload: { diffusers_lora_file: { url: expect.stringContaining('.safetensors') } },
+    });
   });
 
   it('trains a style without face masks', async () => {
