@@ -70,7 +70,6 @@ export class FalTrainer extends FalAdapter implements TrainerProvider {
 /** `fal-ai/flux-lora-fast-training`'s output (fal File objects). */
 interface FalTrainingOutput {
   diffusers_lora_file?: { url?: unknown };
-  config_file?: { url?: unknown };
 }
 
 /**
