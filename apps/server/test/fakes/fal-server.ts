@@ -78,6 +78,11 @@ export interface FalFakeRequest {
   cancelled: boolean;
   /** For the trainer: the names in the zip its `images_data_url` points at. */
   zipEntries?: string[];
+  /**
+   * For `fal-ai/flux-lora`: each `loras[].path` on 127.0.0.1 fetched like fal's runner would, with the
+   * HTTP status and size it answered (other hosts are left alone: tests stay local).
+   */
+  loraFetches?: Promise<Array<{ index: number; path: string; status: number; bytes: number }>>;
 }
 
 /** A file uploaded through fal storage (initiate, then PUT of the bytes). */
@@ -309,6 +314,21 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
           },
         };
       default: {
+        const unreadable = (await req.loraFetches)?.find((f) => f.status !== 200);
+        if (unreadable) {
+          return {
+            status: 422,
+            body: {
+              detail: [
+                {
+                  loc: ['body', 'loras', unreadable.index, 'path'],
+                  msg: 'Could not download the LoRA weights from this URL',
+                  type: 'file_download_error',
+                },
+              ],
+            },
+          };
+        }
         const kind = outputKind(req.endpoint);
         if (kind === 'lora') {
           const files = `${fake.url}/files/${req.requestId}`;
@@ -553,6 +573,7 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
         resultCalls: 0,
         cancelled: false,
         ...(zipEntries ? { zipEntries } : {}),
+        ...(endpoint === FAL_LORA_MODEL ? { loraFetches: fetchLoras(input.loras) } : {}),
       };
       requests.set(request.requestId, request);
       return sendJson(res, 200, {
@@ -581,6 +602,21 @@ export async function startFalFake(options: { key?: string } = {}): Promise<FalF
   fake.url = server.url;
   fake.jwksUrl = `${fake.url}/.well-known/jwks.json`;
   return fake;
+}
+
+/** Fetches every loopback `loras[].path` (as fal's runner downloads the weights before generating). */
+async function fetchLoras(loras: unknown) {
+  const paths = (Array.isArray(loras) ? loras : []).map((l) => String((l as { path?: unknown }).path));
+  const local = paths
+    .map((path, index) => ({ path, index }))
+    .filter(({ path }) => /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(path));
+  return Promise.all(
+    local.map(async ({ path, index }) => {
+      const res = await fetch(path).catch(() => undefined);
+      const bytes = res?.ok ? (await res.arrayBuffer()).byteLength : 0;
+      return { index, path, status: res?.status ?? 0, bytes };
+    }),
+  );
 }
 
 /**

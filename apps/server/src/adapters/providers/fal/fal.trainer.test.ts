@@ -196,31 +196,45 @@ describe('fal LoRA training through @fal-ai/client against the fake queue', () =
 });
 
 describe('generating with a fal-trained LoRA', () => {
-  it('runs fal-ai/flux-lora with our copy of the weights as loras[].path', async () => {
-    const adapter = new FalTextToImage({
-      key: fake.key,
-      baseUrl: fake.url,
-      pollIntervalMs: 5,
-      fetch: fake.fetch,
-    });
-    const lora = { url: `${fake.url}/our-storage/models/m1/lora.safetensors`, scale: 0.8 };
-    const result = await adapter.run(
-      {
-        providerModel: FAL_LORA_MODEL,
-        prompt: 'photo of ZKX person as an astronaut',
-        seed: 7,
-        width: 64,
-        height: 64,
-        numImages: 1,
-        lora,
-        loraScale: 1.2,
-      },
-      runContext().ctx,
-    );
+  const generator = () =>
+    new FalTextToImage({ key: fake.key, baseUrl: fake.url, pollIntervalMs: 5, fetch: fake.fetch });
+  const generation = (lora: { url: string; scale: number }) => ({
+    providerModel: FAL_LORA_MODEL,
+    prompt: 'photo of ZKX person as an astronaut',
+    seed: 7,
+    width: 64,
+    height: 64,
+    numImages: 1,
+    lora,
+  });
+
+  it('runs fal-ai/flux-lora with the weights URL as loras[].path, which fal downloads', async () => {
+    const trained = await trainer().train(await trainingRequest(), runContext().ctx);
+    // Any URL fal can fetch; here the trained file itself on the fake's CDN.
+    const lora = {
+      url: `${fake.url}/files/${trained.requestId}/pytorch_lora_weights.safetensors`,
+      scale: 0.8,
+    };
+    const result = await generator().run({ ...generation(lora), loraScale: 1.2 }, runContext().ctx);
     expect(result.images).toHaveLength(1);
-    expect(fake.requests.get(result.requestId)!.input).toMatchObject({
+    const job = fake.requests.get(result.requestId)!;
+    expect(job.input).toMatchObject({
       prompt: 'photo of ZKX person as an astronaut',
       loras: [{ path: lora.url, scale: 1.2 }],
     });
+    expect(await job.loraFetches).toEqual([
+      { index: 0, path: lora.url, status: 200, bytes: trained.weights.bytes.length },
+    ]);
+  });
+
+  it('is refused (rejected) when fal cannot download the weights', async () => {
+    const error = await runError(
+      generator().run(
+        generation({ url: `${fake.url}/files/gone/lora.safetensors`, scale: 1 }),
+        runContext().ctx,
+      ),
+    );
+    expect(error.kind).toBe('rejected');
+    expect(error.userMessage).toContain('loras.0.path: Could not download the LoRA weights');
   });
 });
