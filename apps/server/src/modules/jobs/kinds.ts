@@ -53,7 +53,11 @@ export interface JobKind {
    * Called in the transaction that ends a job as failed or cancelled (however it ends: worker, cancel,
    * dead letter), for kinds that keep a row of their own in step (a training's model).
    */
-  ended?(tx: DbOrTx, job: JobRow, end: { status: 'failed' | 'cancelled'; error: string | null }): Promise<void>;
+  ended?(
+    tx: DbOrTx,
+    job: JobRow,
+    end: { status: 'failed' | 'cancelled'; error: string | null },
+  ): Promise<void>;
 }
 
 /** The table of job kinds. */

@@ -152,17 +152,13 @@ describe('ModelCatalogue: personal models', () => {
   const catalogue = new ModelCatalogue(BUILT_IN_MODELS, { local: { textToImage: local } });
 
   it('shows and runs a person’s own model for that person only', () => {
-    expect(catalogue.list('text-to-image', as('ada')).map((m) => m.id)).toContain(
-      'ada-portrait-style',
-    );
+    expect(catalogue.list('text-to-image', as('ada')).map((m) => m.id)).toContain('ada-portrait-style');
     expect(catalogue.get('text-to-image', 'ada-portrait-style', as('ada')).model.id).toBe(
       'ada-portrait-style',
     );
     expect(catalogue.byId('ada-portrait-style', 'text-to-image', as('ada'))?.provider).toBe(local);
     expect(catalogue.list('text-to-image').map((m) => m.id)).not.toContain('ada-portrait-style');
-    expect(catalogue.list('text-to-image', as('bob')).map((m) => m.id)).not.toContain(
-      'ada-portrait-style',
-    );
+    expect(catalogue.list('text-to-image', as('bob')).map((m) => m.id)).not.toContain('ada-portrait-style');
   });
 
   it('answers anyone else exactly as for an id that does not exist', () => {
@@ -180,7 +176,9 @@ describe('ModelCatalogue: personal models', () => {
   it('never lets a caller hand one person another person’s model, nor makes it anyone’s default', () => {
     const leaky: Viewer = { userId: 'bob', own: [mine] };
     expect(catalogue.list('text-to-image', leaky).map((m) => m.id)).not.toContain('ada-portrait-style');
-    expect(catalogue.get('text-to-image', 'ada-portrait-style', as('ada')).model.id).toBe('ada-portrait-style');
+    expect(catalogue.get('text-to-image', 'ada-portrait-style', as('ada')).model.id).toBe(
+      'ada-portrait-style',
+    );
     expect(catalogue.defaultModel('text-to-image')?.id).toBe('local-aurora');
     // Even an owned entry among the shared ones is its owner's alone, and never the default.
     const onlyMine = new ModelCatalogue([mine, ...BUILT_IN_MODELS.filter((m) => m.id !== 'local-aurora')], {

@@ -174,7 +174,8 @@ export class ModelCatalogue {
 
   /** A shared text-to-image model by id, whoever asks (a trained model's base); no throw. */
   sharedTextToImage(id: string): TextToImageModel | undefined {
-    return this.shared.filter(isOf('text-to-image')).find((m) => m.id === id && m.ownerId === undefined);
+    const model = this.shared.find((m) => m.id === id && m.ownerId === undefined);
+    return model?.capability === 'text-to-image' ? model : undefined;
   }
 
   private visible(viewer: Viewer): readonly Owned[] {

@@ -36,7 +36,9 @@ export class PersonalModels {
 
   /** A URL a hosted vendor can fetch the model's weights from while the job runs. */
   async weightsUrl(model: PersonalModel): Promise<string> {
-    const url = await this.deps.storage.url(model.personal.weightsKey, { expiresInSeconds: WEIGHTS_URL_SECONDS });
+    const url = await this.deps.storage.url(model.personal.weightsKey, {
+      expiresInSeconds: WEIGHTS_URL_SECONDS,
+    });
     return new URL(url, this.deps.publicUrl).toString();
   }
 

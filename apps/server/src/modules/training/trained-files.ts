@@ -2,4 +2,5 @@
 export const modelPrefix = (userId: string, modelId: string) => `models/${userId}/${modelId}/`;
 
 /** A vendor's file name made safe as the last part of a storage key. */
-export const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || 'weights';
+export const safeFileName = (name: string) =>
+  name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || 'weights';

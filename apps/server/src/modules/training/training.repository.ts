@@ -76,7 +76,12 @@ export async function markReady(
 }
 
 /** A training that failed or was cancelled: only a model still training changes. */
-export async function markEnded(tx: DbOrTx, id: string, status: 'failed' | 'cancelled', error: string | null) {
+export async function markEnded(
+  tx: DbOrTx,
+  id: string,
+  status: 'failed' | 'cancelled',
+  error: string | null,
+) {
   await tx
     .update(trainedModels)
     .set({ status, error, updatedAt: new Date() })

@@ -26,7 +26,8 @@ export class LocalTrainer implements TrainerProvider {
     const palette: StyleProfile['palette'] = [];
     let deviation = 0;
     for (const [index, image] of request.images.entries()) {
-      if (ctx.signal.aborted) throw new ProviderError('training cancelled', 'cancelled', 'Training was cancelled.');
+      if (ctx.signal.aborted)
+        throw new ProviderError('training cancelled', 'cancelled', 'Training was cancelled.');
       const stats = await sharp(image.bytes).removeAlpha().stats();
       const { r, g, b } = stats.dominant;
       palette.push([r / 255, g / 255, b / 255]);
