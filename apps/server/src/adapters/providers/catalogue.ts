@@ -584,18 +584,24 @@ export function loadCatalogue(source: { json?: string; file?: string } = {}): Mo
     }
     byId.set(patch.id, result.data as unknown as Record<string, unknown>);
   }
-  const models = [...byId.values()] as unknown as ModelEntry[];
-  const empty = CAPABILITIES.find((c) => !models.some((m) => m.capability === c));
-  if (empty) throw new CatalogueError(`leaves no ${empty} models; keep at least one`);
-  for (const m of models) {
-    if (m.capability !== 'train') continue;
-    const base = models.find((b) => b.id === m.baseModelId);
-    if (base?.capability !== 'text-to-image' || base.provider !== m.provider) {
+  const listed = [...byId.values()] as unknown as ModelEntry[];
+  const hasBase = (m: TrainModel) => {
+    const base = listed.find((b) => b.id === m.baseModelId);
+    return base?.capability === 'text-to-image' && base.provider === m.provider;
+  };
+  for (const [index, patch] of patches.entries()) {
+    const m = byId.get(patch.id) as ModelEntry | undefined;
+    if (m?.capability === 'train' && !hasBase(m)) {
       throw new CatalogueError(
-        `train model "${m.id}": baseModelId "${m.baseModelId}" must be a ${m.provider} text-to-image model`,
+        `models[${index}] ("${m.id}").baseModelId: "${m.baseModelId}" is not a ${m.provider} text-to-image model`,
       );
     }
   }
+  // A built-in trainer whose base model the override removed has nothing to train for: it goes too.
+  const models = listed.filter((m) => m.capability !== 'train' || hasBase(m));
+  // Training is optional (an operator may offer none); every other capability keeps a model.
+  const empty = CAPABILITIES.find((c) => c !== 'train' && !models.some((m) => m.capability === c));
+  if (empty) throw new CatalogueError(`leaves no ${empty} models; keep at least one`);
   return models;
 }
 
