@@ -232,3 +232,20 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
     expect(refunds.map((e) => e.amount)).toEqual([-1, 1]);
   });
 });
+
+describe(`an operator's default trainer without its key on ${testDb}`, { timeout: 60_000 }, () => {
+  const env = useTestEnv({ workers: false, env: { TRAINER: 'fal' } });
+  const alice = useSignedIn(env, 'alice');
+
+  it('lists the hosted trainers as unavailable and refuses training on them, changing nothing', async () => {
+    const fal = (await modelsAs(alice, env)).find((m) => m.id === 'flux-lora-fast');
+    expect(fal).toMatchObject({ available: false, unavailable_reason: expect.stringMatching(/fal\.ai key/) });
+    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const before = await balanceOf(alice);
+    const res = await alice.call('POST', '/api/train_model', { set_id: setId, name: 'Hosted' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/FLUX LoRA fast training \(fal\.ai\) is unavailable/);
+    expect(await balanceOf(alice)).toBe(before);
+    expect(await myModels(alice)).toEqual([]);
+  });
+});
