@@ -196,7 +196,7 @@ export class JobWorker {
     const cause =
       err instanceof ProviderError && !transient
         ? err.userMessage
-        : `The image provider kept failing and could not finish this job after ${tries} ${tries === 1 ? 'try' : 'tries'}.`;
+        : `The provider kept failing and could not finish this job after ${tries} ${tries === 1 ? 'try' : 'tries'}.`;
     const reason = `${cause} Your credits were refunded.`;
     ctx.log.warn({ err, jobId: job.id }, 'job failed');
     await this.deps.service.finish(job, 'failed', { refund: true, error: reason });
@@ -210,7 +210,7 @@ export class JobWorker {
   async abandon(jobId: string) {
     const ended = await this.deps.service.finish({ id: jobId }, 'failed', {
       refund: true,
-      error: 'The image service did not finish this job after several tries. Your credits were refunded.',
+      error: 'The provider did not finish this job after several tries. Your credits were refunded.',
     });
     if (ended?.providerRequestId) {
       await this.deps.kinds

@@ -183,7 +183,10 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
     await waitForJob(alice, started.job_id, 'failed');
     expect(local.calls - calls).toBe(2);
     expect(await chargesOf(started.job_id)).toEqual([-started.cost, started.cost]);
-    expect(await modelOf(alice, started.model.id)).toMatchObject({ status: 'failed' });
+    expect(await modelOf(alice, started.model.id)).toMatchObject({
+      status: 'failed',
+      error: 'The provider kept failing and could not finish this job after 2 tries. Your credits were refunded.',
+    });
   });
 
   it('shows the trainer’s progress live, and cancels a running training at the vendor', async () => {
