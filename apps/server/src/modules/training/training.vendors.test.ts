@@ -185,8 +185,29 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
     expect(await chargesOf(started.job_id)).toEqual([-started.cost, started.cost]);
     expect(await modelOf(alice, started.model.id)).toMatchObject({
       status: 'failed',
-      error: 'The provider kept failing and could not finish this job after 2 tries. Your credits were refunded.',
+      error:
+        'The provider kept failing and could not finish this job after 2 tries. Your credits were refunded.',
     });
+  });
+
+  it('resumes a retried training at the vendor instead of paying for a second one', async () => {
+    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const resumedWith: Array<string | undefined> = [];
+    local.script.push(
+      async (_request, ctx) => {
+        await ctx.onSubmitted('local-run-resume');
+        throw new ProviderError('connection reset', 'transient', 'The trainer could not be reached.');
+      },
+      async (_request, ctx) => {
+        resumedWith.push(ctx.resumeRequestId);
+        return weights('local/aurora', ctx.resumeRequestId ?? 'fresh');
+      },
+    );
+    const started = (await alice.call('POST', '/api/train_model', { set_id: setId, name: 'Resumed' })).json();
+    await waitForJob(alice, started.job_id);
+    expect(resumedWith).toEqual(['local-run-resume']);
+    expect(await chargesOf(started.job_id)).toEqual([-started.cost]);
+    expect(await modelOf(alice, started.model.id)).toMatchObject({ status: 'ready' });
   });
 
   it('shows the trainer’s progress live, and cancels a running training at the vendor', async () => {
