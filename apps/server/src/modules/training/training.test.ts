@@ -82,6 +82,14 @@ describe(`training on the local trainer, end to end, on ${testDb}`, { timeout: 1
     });
     expect((await modelsAs(bob, env)).map((m) => m.id)).not.toContain(model!.id);
     expect((await modelsAs(undefined, env)).map((m) => m.id)).not.toContain(model!.id);
+    // A session that does not verify is simply anonymous on this public list.
+    const stale = await env.app.inject({
+      method: 'GET',
+      url: '/api/models',
+      headers: { authorization: 'Bearer not-a-token' },
+    });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.json().models.map((m: ModelInfo) => m.id)).not.toContain(model!.id);
 
     // Generating with it applies the learned style: the same prompt and seed differ from the base model.
     const prompt = { text: 'a quiet harbour at dusk', seed: 77, aspect_ratio: '1:1' };
