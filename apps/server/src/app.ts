@@ -7,6 +7,7 @@ import type { Container } from './container.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
 import { generationRoutes } from './modules/generation/generation.routes.ts';
 import { modelsRoutes } from './modules/models/models.routes.ts';
+import { trainingRoutes } from './modules/training/training.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { providerWebhookRoutes } from './modules/jobs/provider-webhooks.routes.ts';
 import { imagesRoutes } from './modules/images/images.routes.ts';
@@ -105,7 +106,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     bus: jobs.bus,
     streamSlots: new StreamSlots(container.database.db, config.limits.streamsPerUser),
   });
-  modelsRoutes(app, models);
+  modelsRoutes(app, { catalogue: models, own: container.services.training.personal });
+  trainingRoutes(app, container.services.training.service);
   imagesRoutes(app, images.service, images.counter);
   // Whatever a person changes through this process (an upload, a tool run's inputs, an image) drops
   // their cached listings before the answer goes out, so their next listing shows it; other

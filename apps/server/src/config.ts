@@ -165,6 +165,13 @@ export const EnvSchema = z
       .string()
       .regex(/^whsec_/, 'must start with whsec_')
       .optional(),
+    /** The Replicate account (user or organisation) trained models are created under: `<owner>/lumina-<id>`. */
+    REPLICATE_TRAINING_OWNER: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be a Replicate user or organisation name')
+      .optional(),
+    /** The trainer POST /api/train_model uses (modules/training); its vendor needs its key. */
+    TRAINER: z.enum(['local', 'fal', 'replicate']).default('local'),
     PROVIDER_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
     /** How often fal/Replicate adapters poll a submitted request's status (webhooks usually win). */
     PROVIDER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
@@ -521,7 +528,9 @@ export interface ProvidersConfig {
   /** Status poll interval of the hosted adapters. */
   pollIntervalMs: number;
   fal: { key?: string; baseUrl?: string; webhookJwksUrl: string };
-  replicate: { apiToken?: string; baseUrl: string; webhookSecret?: string };
+  replicate: { apiToken?: string; baseUrl: string; webhookSecret?: string; trainingOwner?: string };
+  /** The vendor POST /api/train_model trains on (TRAINER). */
+  trainer: 'local' | 'fal' | 'replicate';
 }
 
 export interface TenantConfig {
@@ -851,7 +860,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         apiToken: env.REPLICATE_API_TOKEN,
         baseUrl: env.REPLICATE_BASE_URL.replace(/\/$/, ''),
         webhookSecret: env.REPLICATE_WEBHOOK_SECRET,
+        trainingOwner: env.REPLICATE_TRAINING_OWNER,
       },
+      trainer: env.TRAINER,
     },
     models: loadCatalogue({ json: env.MODELS_JSON, file: env.MODELS_FILE }),
     payments: {

@@ -7,10 +7,16 @@ import { GALLERY_CHANNEL, ListingCache } from './modules/images/listing-cache.ts
 import { JobQueue } from './queue/queue.ts';
 import type { Logger } from './logger.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
-import { createFalTextToImage } from './adapters/providers/fal/fal.text-to-image.ts';
+import { createFalTextToImage, falOptions } from './adapters/providers/fal/fal.text-to-image.ts';
+import { FalTrainer } from './adapters/providers/fal/fal.trainer.ts';
+import { LocalTrainer } from './adapters/providers/local/training/local-trainer.ts';
+import { ReplicateTrainer } from './adapters/providers/replicate/replicate.trainer.ts';
 import { createFalWebhookVerifier, type FalWebhookVerifier } from './adapters/providers/fal/fal.webhook.ts';
 import { LocalTextToImage } from './adapters/providers/local/local.text-to-image.ts';
-import { createReplicateTextToImage } from './adapters/providers/replicate/replicate.text-to-image.ts';
+import {
+  createReplicateTextToImage,
+  replicateOptions,
+} from './adapters/providers/replicate/replicate.text-to-image.ts';
 import {
   createReplicateWebhookVerifier,
   type ReplicateWebhookVerifier,
@@ -35,6 +41,10 @@ import { ImagesService } from './modules/images/images.service.ts';
 import { imageOutput } from './modules/images/image-output.ts';
 import { createJobsModule, type JobsModule } from './modules/jobs/jobs.module.ts';
 import { catalogueModels } from './modules/jobs/models.ts';
+import { modelOutput } from './modules/training/model-output.ts';
+import { PersonalModels, trainedStyles } from './modules/training/personal-models.ts';
+import { trainKind } from './modules/training/train.kind.ts';
+import { TrainingService } from './modules/training/training.service.ts';
 import { devSecret } from './secrets.ts';
 import { DevelopmentGateway, StripeGateway } from './modules/payments/payments.gateway.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
@@ -61,6 +71,8 @@ export interface Container {
     jobs: JobsModule;
     /** Text-to-image: a prompt becomes a job. */
     generation: GenerationService;
+    /** Training your own model (a paid job), and the person's trained models. */
+    training: { service: TrainingService; personal: PersonalModels };
     /** The gallery: images, their listings in memory, and the public counter. */
     images: {
       service: ImagesService;
@@ -136,24 +148,32 @@ export async function createContainer(
   });
   const ledger = new CreditLedger(database.db);
   const auth = createAuthModule(database.db, config, log);
-  const localTextToImage = new LocalTextToImage();
+  // A trained local model's style profile is read from our storage when a job applies it.
+  const localTextToImage = new LocalTextToImage({ styles: trainedStyles({ db: database.db, storage }) });
   const ffmpegPath = defaultFfmpegPath(config.ffmpegPath);
   const polling = { pollIntervalMs: config.providers.pollIntervalMs };
+  const falTraining = falOptions(config, polling);
+  const replicateTraining = replicateOptions(config, polling);
   const injected = inject.adapters ?? {};
   const adapters: CatalogueAdapters = {
     local: {
       textToImage: localTextToImage,
       tools: new LocalImageTools({ ffmpegPath, textToImage: localTextToImage }),
+      trainer: new LocalTrainer(),
       ...injected.local,
     },
     fal: {
       textToImage: createFalTextToImage(config, polling),
       tools: createFalImageTools(config, polling),
+      trainer: falTraining && new FalTrainer(falTraining),
       ...injected.fal,
     },
     replicate: {
       textToImage: createReplicateTextToImage(config, polling),
       tools: createReplicateImageTools(config, polling),
+      trainer:
+        replicateTraining &&
+        new ReplicateTrainer({ ...replicateTraining, owner: config.providers.replicate.trainingOwner }),
       ...injected.replicate,
     },
   };
@@ -180,12 +200,37 @@ export async function createContainer(
     kinds: [
       textToImageKind(jobModels),
       ...SERVER_TOOLS.map((tool) => toolKind(tool, { db: database.db, storage, models: jobModels })),
+      trainKind({ db: database.db, storage, models: jobModels }),
     ],
-    outputs: { images: imageOutput(storage), video: videoOutput({ storage, ffmpegPath }) },
+    outputs: {
+      images: imageOutput(storage),
+      video: videoOutput({ storage, ffmpegPath }),
+      model: modelOutput({ db: database.db, storage }),
+    },
     // A job's change (new images) drops its owner's gallery listings.
     onChange: (userId) => gallery.changed(userId),
   });
-  const generation = new GenerationService(models, jobs.service);
+  const personal = new PersonalModels({
+    db: database.db,
+    storage,
+    catalogue: models,
+    publicUrl: config.publicUrl,
+  });
+  const generation = new GenerationService(models, jobs.service, personal);
+  const training = {
+    personal,
+    service: new TrainingService({
+      db: database.db,
+      storage,
+      catalogue: models,
+      jobs: jobs.service,
+      settings: {
+        trainer: config.providers.trainer,
+        replicateConfigured: Boolean(config.providers.replicate.apiToken),
+        replicateOwner: config.providers.replicate.trainingOwner,
+      },
+    }),
+  };
   const images = {
     service: new ImagesService(database.db, storage, config.generation.adminEmails, gallery),
     gallery,
@@ -262,6 +307,7 @@ export async function createContainer(
     models,
     jobs,
     generation,
+    training,
     images,
     videos,
     tools,

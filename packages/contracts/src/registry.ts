@@ -60,6 +60,13 @@ import {
 import { toolRunsContract } from './tool-runs.ts';
 import { falWebhookContract, replicateWebhookContract } from './webhooks.ts';
 import { legalDocumentContract, publicConfigContract } from './site.ts';
+import {
+  deleteTrainedModelContract,
+  renameTrainedModelContract,
+  trainedModelsContract,
+  trainModelContract,
+  trainReplicateContract,
+} from './training.ts';
 
 /**
  * Every product endpoint's contract. A test checks that each has exactly one server route and that
@@ -81,6 +88,11 @@ export const contracts = {
   progressStream: progressStreamContract,
   cancelJob: cancelJobContract,
   models: modelsContract,
+  trainModel: trainModelContract,
+  trainReplicate: trainReplicateContract,
+  trainedModels: trainedModelsContract,
+  renameTrainedModel: renameTrainedModelContract,
+  deleteTrainedModel: deleteTrainedModelContract,
   creditBalance: creditBalanceContract,
   creditPackages: creditPackagesContract,
   creditHistory: creditHistoryContract,

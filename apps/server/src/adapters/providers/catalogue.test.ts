@@ -20,7 +20,7 @@ describe('model catalogue', () => {
     const ids = BUILT_IN_MODELS.map((m) => m.id);
     expect(ids.slice(0, 2)).toEqual(['local-aurora', 'local-prism']);
     expect(new Set(ids).size).toBe(ids.length);
-    // Every capability has models, and a local one that works offline.
+    // Every capability has models, and a local one that works offline (ids are unique across all).
     for (const capability of CAPABILITIES) {
       expect(BUILT_IN_MODELS.some((m) => m.capability === capability && m.provider === 'local')).toBe(true);
     }
@@ -56,9 +56,11 @@ describe('model catalogue', () => {
   it('replaces the models of the capabilities a {"replace":true} list names, and keeps the others', () => {
     const models = loadCatalogue({ json: JSON.stringify({ replace: true, models: [textToImage[1]] }) });
     expect(models.filter((m) => m.capability === 'text-to-image').map((m) => m.id)).toEqual(['local-prism']);
-    expect(models.filter((m) => m.capability !== 'text-to-image')).toEqual(
-      BUILT_IN_MODELS.filter((m) => m.capability !== 'text-to-image'),
+    expect(models.filter((m) => m.capability !== 'text-to-image' && m.capability !== 'train')).toEqual(
+      BUILT_IN_MODELS.filter((m) => m.capability !== 'text-to-image' && m.capability !== 'train'),
     );
+    // The trainers extended models the list replaced: they go with them.
+    expect(models.filter((m) => m.capability === 'train')).toEqual([]);
     const edits = loadCatalogue({
       json: JSON.stringify({
         replace: true,
@@ -132,9 +134,57 @@ describe('model catalogue', () => {
       '[{"id":"local-pan-zoom","remove":true},{"id":"fal-kling","remove":true},{"id":"replicate-kling","remove":true}]',
       /leaves no animate models; keep at least one/,
     ],
+    [
+      '[{"id":"flux-lora-fast","steps":{"min":500,"max":400,"default":450}}]',
+      /models\[0\] \("flux-lora-fast"\)\.steps: needs min ≤ default ≤ max/,
+    ],
+    [
+      '[{"id":"flux-lora-fast","baseModelId":"local-aurora"}]',
+      /models\[0\] \("flux-lora-fast"\)\.baseModelId: "local-aurora" is not a fal text-to-image model/,
+    ],
+    [
+      '[{"id":"local-style-trainer","providerModel":"local/aurora"}]',
+      /providerModel: the local trainer is local\/style-trainer/,
+    ],
   ])('rejects %s with a readable message', (json, message) => {
     expect(() => loadCatalogue({ json })).toThrow(CatalogueError);
     expect(() => loadCatalogue({ json })).toThrow(message);
+  });
+
+  it('covers trainers: priced per 1000 steps, each extending a text-to-image model of its vendor', () => {
+    const trainers = BUILT_IN_MODELS.filter((m) => m.capability === 'train');
+    expect(trainers.map((m) => [m.id, m.provider, m.creditCost])).toEqual([
+      ['local-style-trainer', 'local', 10],
+      ['flux-lora-fast', 'fal', 80],
+      ['flux-dev-lora-replicate', 'replicate', 100],
+    ]);
+    expect(trainers[2]!.providerModel).toMatch(/^ostris\/flux-dev-lora-trainer:[0-9a-f]{64}$/);
+    const models = loadCatalogue({
+      json: JSON.stringify([
+        { id: 'flux-lora-fast', creditCost: 60, steps: { max: 3000 } },
+        {
+          id: 'local-style-long',
+          capability: 'train',
+          displayName: 'Long local style',
+          provider: 'local',
+          providerModel: 'local/style-trainer',
+          baseModelId: 'local-prism',
+          steps: { min: 1000, max: 5000, default: 2000 },
+          creditCost: 5,
+        },
+      ]),
+    });
+    const byId = Object.fromEntries(models.map((m) => [m.id, m]));
+    expect(byId['flux-lora-fast']).toMatchObject({
+      creditCost: 60,
+      steps: { min: 250, max: 3000, default: 1000 },
+    });
+    expect(byId['local-style-long']).toMatchObject({ capability: 'train', baseModelId: 'local-prism' });
+    // An operator may offer no training at all.
+    const none = loadCatalogue({
+      json: JSON.stringify(trainers.map((m) => ({ id: m.id, remove: true }))),
+    });
+    expect(none.some((m) => m.capability === 'train')).toBe(false);
   });
 
   it('stops start-up naming MODELS_JSON or MODELS_FILE', () => {

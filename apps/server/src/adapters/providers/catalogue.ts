@@ -16,8 +16,8 @@ import { LOCAL_TOOL_MODELS } from './local/tools/local-tool-models.ts';
  * `{"replace":true,"models":[…]}` replaces the built-in models of every capability the list names.
  */
 
-/** What a model does. Training adds `train` here, with its own entry fields, when it lands. */
-export const CAPABILITIES = ['text-to-image', ...TOOLS] as const;
+/** What a model does: make images from text, one of the image tools, or train a model of your own. */
+export const CAPABILITIES = ['text-to-image', ...TOOLS, 'train'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export type ToolCapability = (typeof TOOLS)[number];
 export const PROVIDERS = ['local', 'fal', 'replicate'] as const;
@@ -59,7 +59,8 @@ const common = {
   providerModel: z.string().min(1),
   /**
    * Credits: per image for text-to-image; per run for edit, copy style and product holding; per run
-   * at 2× for upscale (4× costs UPSCALE_4X_MULTIPLIER times as much); per second of video for animate.
+   * at 2× for upscale (4× costs UPSCALE_4X_MULTIPLIER times as much); per second of video for animate;
+   * per 1000 training steps for train.
    */
   creditCost: int('creditCost').min(0).max(10_000),
 };
@@ -124,12 +125,49 @@ export const ToolEntrySchema = z
     }
   });
 
+/** The local trainer's vendor model name (it learns a style profile; no neural network). */
+export const LOCAL_TRAINER_MODEL = 'local/style-trainer';
+
+/**
+ * A trainer: it extends one text-to-image model (`baseModelId`, whose sizes and price per image the
+ * trained model keeps) and trains for a number of steps within bounds the form offers.
+ */
+export const TrainEntrySchema = z
+  .object({
+    ...common,
+    capability: z.literal('train'),
+    baseModelId: z.string().min(1, 'a train model names the text-to-image model it extends (baseModelId)'),
+    steps: z.object({
+      min: int('steps.min').min(1),
+      max: int('steps.max').max(100_000),
+      default: int('steps.default'),
+    }),
+  })
+  .superRefine((m, ctx) => {
+    if (m.provider === 'local' && m.providerModel !== LOCAL_TRAINER_MODEL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['providerModel'],
+        message: `the local trainer is ${LOCAL_TRAINER_MODEL}`,
+      });
+    }
+    const { min, max, default: preset } = m.steps;
+    if (min > max || preset < min || preset > max) {
+      ctx.addIssue({ code: 'custom', path: ['steps'], message: 'needs min ≤ default ≤ max' });
+    }
+  });
+
 export type TextToImageModel = z.output<typeof TextToImageEntrySchema>;
 export type ToolModel = z.output<typeof ToolEntrySchema>;
+export type TrainModel = z.output<typeof TrainEntrySchema>;
 /** One catalogue entry; `capability` tells the kinds apart. */
-export type ModelEntry = TextToImageModel | ToolModel;
+export type ModelEntry = TextToImageModel | ToolModel | TrainModel;
 /** The entry type of a capability. */
-export type ModelOf<C extends Capability> = C extends 'text-to-image' ? TextToImageModel : ToolModel;
+export type ModelOf<C extends Capability> = C extends 'text-to-image'
+  ? TextToImageModel
+  : C extends 'train'
+    ? TrainModel
+    : ToolModel;
 export type ModelSupports = TextToImageModel['supports'];
 
 /**
@@ -138,9 +176,8 @@ export type ModelSupports = TextToImageModel['supports'];
  */
 export function parseModelEntry(raw: Record<string, unknown>) {
   const capability = raw.capability ?? 'text-to-image';
-  return capability === 'text-to-image'
-    ? TextToImageEntrySchema.safeParse({ ...raw, capability })
-    : ToolEntrySchema.safeParse(raw);
+  if (capability === 'text-to-image') return TextToImageEntrySchema.safeParse({ ...raw, capability });
+  return capability === 'train' ? TrainEntrySchema.safeParse(raw) : ToolEntrySchema.safeParse(raw);
 }
 
 const SQUARE_AND_COMMON = ['1:1', '4:3', '3:4', '3:2', '2:3', '16:9', '9:16'];
@@ -162,6 +199,8 @@ const LOCAL_SIZES = { mode: 'custom', min: 256, max: 2048, multipleOf: 8 } as co
 const textToImage = (m: Omit<z.input<typeof TextToImageEntrySchema>, 'capability'>): TextToImageModel =>
   TextToImageEntrySchema.parse({ ...m, capability: 'text-to-image' });
 const tool = (m: z.input<typeof ToolEntrySchema>): ToolModel => ToolEntrySchema.parse(m);
+const trainer = (m: Omit<z.input<typeof TrainEntrySchema>, 'capability'>): TrainModel =>
+  TrainEntrySchema.parse({ ...m, capability: 'train' });
 
 type TextToImageInput = Omit<z.input<typeof TextToImageEntrySchema>, 'capability'>;
 /** FLUX as fal.ai and Replicate host it: a seed and up to 4 images, no negative prompt. */
@@ -421,6 +460,42 @@ export const BUILT_IN_MODELS: readonly ModelEntry[] = [
     providerModel: 'local/pan-zoom',
     creditCost: 1,
   }),
+  // train: the local trainer first (offline, the default), then the hosted LoRA trainers.
+  trainer({
+    // Not `local-style`: that id is the local copy-style tool's, and ids are unique across capabilities.
+    id: 'local-style-trainer',
+    displayName: 'Local style trainer',
+    description:
+      'Learns the palette, tone and texture of your photos into a style the local engine paints with. ' +
+      'Runs offline on this server; this is not AI training and it does not learn a likeness.',
+    provider: 'local',
+    providerModel: LOCAL_TRAINER_MODEL,
+    baseModelId: 'local-aurora',
+    steps: { min: 100, max: 2000, default: 500 },
+    creditCost: 10,
+  }),
+  trainer({
+    id: 'flux-lora-fast',
+    displayName: 'FLUX LoRA fast training (fal.ai)',
+    description: 'Trains a FLUX [dev] LoRA on your photos, hosted by fal.ai.',
+    provider: 'fal',
+    providerModel: 'fal-ai/flux-lora-fast-training',
+    baseModelId: 'flux-dev',
+    steps: { min: 250, max: 4000, default: 1000 },
+    creditCost: 80,
+  }),
+  trainer({
+    id: 'flux-dev-lora-replicate',
+    displayName: 'FLUX [dev] LoRA trainer (Replicate)',
+    description: 'Trains a FLUX [dev] LoRA on your photos with ostris/flux-dev-lora-trainer on Replicate.',
+    provider: 'replicate',
+    // Community models run at a pinned version; this is the trainer's published version.
+    providerModel:
+      'ostris/flux-dev-lora-trainer:e440909d3512c31646ee2e0c7d6f6f4923224863a6a10c494606e79fb5844497',
+    baseModelId: 'flux-dev-replicate',
+    steps: { min: 250, max: 4000, default: 1000 },
+    creditCost: 100,
+  }),
 ];
 
 /** The text-to-image model used when a request names none (a tool's default is its first available model). */
@@ -509,8 +584,23 @@ export function loadCatalogue(source: { json?: string; file?: string } = {}): Mo
     }
     byId.set(patch.id, result.data as unknown as Record<string, unknown>);
   }
-  const models = [...byId.values()] as unknown as ModelEntry[];
-  const empty = CAPABILITIES.find((c) => !models.some((m) => m.capability === c));
+  const listed = [...byId.values()] as unknown as ModelEntry[];
+  const hasBase = (m: TrainModel) => {
+    const base = listed.find((b) => b.id === m.baseModelId);
+    return base?.capability === 'text-to-image' && base.provider === m.provider;
+  };
+  for (const [index, patch] of patches.entries()) {
+    const m = byId.get(patch.id) as ModelEntry | undefined;
+    if (m?.capability === 'train' && !hasBase(m)) {
+      throw new CatalogueError(
+        `models[${index}] ("${m.id}").baseModelId: "${m.baseModelId}" is not a ${m.provider} text-to-image model`,
+      );
+    }
+  }
+  // A built-in trainer whose base model the override removed has nothing to train for: it goes too.
+  const models = listed.filter((m) => m.capability !== 'train' || hasBase(m));
+  // Training is optional (an operator may offer none); every other capability keeps a model.
+  const empty = CAPABILITIES.find((c) => c !== 'train' && !models.some((m) => m.capability === c));
   if (empty) throw new CatalogueError(`leaves no ${empty} models; keep at least one`);
   return models;
 }

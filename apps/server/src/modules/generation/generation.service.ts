@@ -4,11 +4,22 @@ import { creditsFor, SEED_MAX } from '@lumina/contracts';
 import { sizeFor } from '../../adapters/providers/catalogue.ts';
 import { AppError } from '../../errors.ts';
 import type { JobsService } from '../jobs/jobs.service.ts';
-import type { ModelCatalogue } from '../models/model-catalogue.ts';
+import { LOCAL_STYLE_PREFIX } from '../../adapters/providers/local/style-profile.ts';
+import type { ModelCatalogue, PersonalModel } from '../models/model-catalogue.ts';
 import { TEXT_TO_IMAGE_KIND, type GenerationRecipe } from './text-to-image.kind.ts';
 
 /** Resolves a model id to its catalogue entry and provider adapter (throws a readable AppError). */
 export type ModelResolver = Pick<ModelCatalogue, 'get'>;
+
+/** A person's own (trained) models, and how a hosted vendor fetches one's weights. */
+export interface OwnModels {
+  forUser(userId: string): Promise<PersonalModel[]>;
+  weightsUrl(model: PersonalModel): Promise<string>;
+}
+
+/** Trained models' ids are UUIDs; shared models' ids never are (so only those need a lookup). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isPersonal = (model: object): model is PersonalModel => 'personal' in model;
 
 export interface PromptInput {
   text: string;
@@ -29,10 +40,12 @@ export class GenerationService {
   constructor(
     private readonly models: ModelResolver,
     private readonly jobs: Pick<JobsService, 'enqueue'>,
+    private readonly own?: OwnModels,
   ) {}
 
   async create(userId: string, input: PromptInput) {
-    const { model } = this.models.get('text-to-image', input.model);
+    const own = this.own && UUID.test(input.model) ? await this.own.forUser(userId) : [];
+    const { model } = this.models.get('text-to-image', input.model, { userId, own });
     if (input.aspectRatio && !model.aspectRatios.includes(input.aspectRatio)) {
       throw new AppError(
         'VALIDATION_FAILED',
@@ -57,6 +70,7 @@ export class GenerationService {
       aspectRatio: input.aspectRatio ?? null,
       loraScale: model.supports.loraScale ? (input.loraScale ?? null) : null,
       promptStrength: model.supports.promptStrength ? (input.promptStrength ?? null) : null,
+      ...(isPersonal(model) ? await this.trained(model, input.loraScale) : {}),
     };
     return this.jobs.enqueue({
       userId,
@@ -73,5 +87,19 @@ export class GenerationService {
       }),
       reason: 'generation',
     });
+  }
+
+  /**
+   * What a job with a trained model carries so the worker needs no catalogue of anyone's models: the
+   * weights (the local engine's style id, or a URL of our copy a hosted vendor can fetch) and, for
+   * hosted vendors, the trigger word their LoRA answers to.
+   */
+  private async trained(model: PersonalModel, loraScale: number | undefined) {
+    const local = model.provider === 'local';
+    const url = local ? `${LOCAL_STYLE_PREFIX}${model.id}` : await this.own!.weightsUrl(model);
+    return {
+      lora: { url, scale: loraScale ?? 1 },
+      triggerWord: local ? null : model.personal.triggerWord,
+    };
   }
 }

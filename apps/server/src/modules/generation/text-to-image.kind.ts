@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AspectRatio } from '@lumina/contracts';
 import type { TextToImageRequest } from '../../adapters/providers/text-to-image.ts';
 import type { JobRow } from '../../db/schema/index.ts';
+import { AppError } from '../../errors.ts';
 import type { JobKind } from '../jobs/kinds.ts';
 import type { JobModels } from '../jobs/models.ts';
 
@@ -18,6 +19,13 @@ export interface GenerationRecipe {
   aspectRatio: AspectRatio | null;
   loraScale: number | null;
   promptStrength: number | null;
+  /**
+   * A trained model's weights (a URL the vendor fetches, or `local-style:<model id>`) and strength.
+   * Absent on jobs made before training existed.
+   */
+  lora?: { url: string; scale: number } | null;
+  /** Added in front of the prompt sent to the vendor when the prompt lacks it (hosted trained models). */
+  triggerWord?: string | null;
 }
 
 const GenerationRecipe = z.object({
@@ -29,16 +37,25 @@ const GenerationRecipe = z.object({
   aspectRatio: z.string().nullable(),
   loraScale: z.number().nullable(),
   promptStrength: z.number().nullable(),
+  lora: z.object({ url: z.string(), scale: z.number() }).nullish(),
+  triggerWord: z.string().nullish(),
 });
 
 const recipeOf = (job: JobRow) => job.input as unknown as GenerationRecipe;
+
+/** The prompt with the trigger word in front, unless the person already wrote it. */
+function withTrigger(prompt: string, triggerWord: string | null | undefined): string {
+  if (!triggerWord) return prompt;
+  // Trigger words are letters, digits and _ (TRIGGER_WORD): nothing to escape.
+  return new RegExp(`\\b${triggerWord}\\b`, 'i').test(prompt) ? prompt : `${triggerWord} ${prompt}`;
+}
 
 /** The provider request for a job, from the recipe stored when it was created. */
 function requestFor(job: JobRow): TextToImageRequest {
   const recipe = recipeOf(job);
   return {
     providerModel: job.providerModel,
-    prompt: recipe.prompt,
+    prompt: withTrigger(recipe.prompt, recipe.triggerWord),
     negativePrompt: recipe.negativePrompt ?? undefined,
     seed: recipe.seed,
     width: recipe.width,
@@ -46,6 +63,7 @@ function requestFor(job: JobRow): TextToImageRequest {
     numImages: job.numImages,
     loraScale: recipe.loraScale ?? undefined,
     promptStrength: recipe.promptStrength ?? undefined,
+    ...(recipe.lora ? { lora: recipe.lora } : {}),
   };
 }
 
@@ -56,7 +74,17 @@ export function textToImageKind(models: JobModels): JobKind {
     input: GenerationRecipe,
     output: 'images',
     async call(job) {
-      const { adapter } = models.textToImage(job.modelId);
+      // A trained model is its owner's, not in the shared catalogue: its job carries what it needs
+      // (the weights in the recipe), and runs on its vendor's adapter.
+      const adapter = recipeOf(job).lora
+        ? models.textToImageAdapter(job.provider)
+        : models.textToImage(job.modelId).adapter;
+      if (!adapter) {
+        throw new AppError(
+          'VALIDATION_FAILED',
+          'This model’s image service is no longer available on this server.',
+        );
+      }
       const request = requestFor(job);
       return {
         run: async (ctx) => ({ kind: 'images', ...(await adapter.run(request, ctx)) }),

@@ -32,22 +32,23 @@ export class JobsService {
 
   /**
    * The one way a job starts, whatever its kind: the charge, the job row and its queue entry commit in
-   * one transaction (with `within`, e.g. the rows of its uploads), then a worker is woken.
+   * one transaction (with `within`, e.g. the rows of its uploads, or a training's model row that
+   * points at the job), then a worker is woken.
    */
-  async enqueue(job: NewPaidJob, within?: (tx: DbOrTx) => Promise<void>) {
+  async enqueue(job: NewPaidJob, within?: (tx: DbOrTx, jobId: string) => Promise<void>) {
     const { db, ledger, queue, bus, kinds } = this.deps;
     const checked = kinds.get(job.kind).input.safeParse(job.input);
     if (!checked.success) throw new Error(`A ${job.kind} job's input is malformed: ${checked.error.message}`);
     const { reason, ...row } = job;
     const jobId = randomUUID();
     const { inserted, balance } = await db.transaction(async (tx) => {
-      await within?.(tx);
       const charge = await ledger.spend(
         // The job id was made just above: no earlier charge to look for.
         { userId: job.userId, amount: job.cost, reference: jobReference(jobId), reason, fresh: true },
         tx,
       );
       const inserted = await repo.insertJob(tx, { ...row, id: jobId });
+      await within?.(tx, jobId);
       await queue.send('job.run', { jobId }, { tx });
       return { inserted, balance: charge.entry.balanceAfter };
     });
@@ -130,7 +131,7 @@ export class JobsService {
     status: 'failed' | 'cancelled',
     opts: { refund: boolean; error: string | null },
   ): Promise<JobRow | undefined> {
-    const { db, ledger, bus } = this.deps;
+    const { db, ledger, bus, kinds } = this.deps;
     const row = await db.transaction(async (tx) => {
       const ended = await repo.transition(tx, job.id, repo.ACTIVE_STATUSES, {
         status,
@@ -140,6 +141,7 @@ export class JobsService {
         refundedAt: opts.refund ? new Date() : null,
       });
       if (ended && opts.refund) await ledger.refund(jobReference(job.id), tx);
+      if (ended) await kinds.get(ended.kind).ended?.(tx, ended, { status, error: opts.error });
       return ended;
     });
     if (row) bus.changed(row.userId);

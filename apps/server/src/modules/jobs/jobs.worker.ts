@@ -1,13 +1,12 @@
 import type { ProgressUpdate } from '../../adapters/providers/text-to-image.ts';
 import { ProviderError } from '../../adapters/providers/text-to-image.ts';
-import type { ToolResult } from '../../adapters/providers/image-tools.ts';
 import type { Database } from '../../db/client.ts';
 import type { JobRow } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import { NonRetryableError, type JobContext } from '../../queue/workers.ts';
 import * as repo from './jobs.repository.ts';
 import type { JobsService } from './jobs.service.ts';
-import type { JobKinds, ProviderCall } from './kinds.ts';
+import type { JobKinds, JobResult, ProviderCall } from './kinds.ts';
 import type { OutputStores } from './outputs.ts';
 import type { ProgressBus } from './progress.bus.ts';
 
@@ -27,7 +26,7 @@ export interface JobWorkerDeps {
 }
 
 /**
- * Runs one paid job, whatever its kind: provider → stored outputs (images or a video) → rows with how
+ * Runs one paid job, whatever its kind: provider → stored outputs (images, a video, a model) → rows with how
  * they were made → job succeeded, exactly once. Redelivery is safe: a finished job is skipped, and a
  * job whose provider request was already submitted resumes it instead of paying twice.
  */
@@ -103,7 +102,7 @@ export class JobWorker {
     // attention to it); so stop at once, cancel it, and leave retrying to the job's own worker.
     const stop = new AbortController();
     let fresh: string | undefined;
-    let result: ToolResult;
+    let result: JobResult;
     try {
       result = await call.run({
         signal: stop.signal,
@@ -133,7 +132,7 @@ export class JobWorker {
     if (changed) this.deps.bus.changed(job.userId);
   }
 
-  private async complete(job: JobRow, result: ToolResult, durationMs: number | null) {
+  private async complete(job: JobRow, result: JobResult, durationMs: number | null) {
     const { db, kinds, outputs } = this.deps;
     const kind = kinds.get(job.kind);
     const output = outputs[kind.output];
@@ -143,7 +142,12 @@ export class JobWorker {
       const finished = await db.transaction(async (tx) => {
         const done = await this.succeed(tx, job, result.requestId);
         if (done) {
-          await output.insert(tx, job, stored, { fields: kind.describe(job), seed: result.seed, durationMs });
+          await output.insert(tx, job, stored, {
+            fields: kind.describe(job),
+            // A training has no seed.
+            seed: 'seed' in result ? result.seed : 0,
+            durationMs,
+          });
         }
         return done;
       });
@@ -192,7 +196,7 @@ export class JobWorker {
     const cause =
       err instanceof ProviderError && !transient
         ? err.userMessage
-        : `The image provider kept failing and could not finish this job after ${tries} ${tries === 1 ? 'try' : 'tries'}.`;
+        : `The provider kept failing and could not finish this job after ${tries} ${tries === 1 ? 'try' : 'tries'}.`;
     const reason = `${cause} Your credits were refunded.`;
     ctx.log.warn({ err, jobId: job.id }, 'job failed');
     await this.deps.service.finish(job, 'failed', { refund: true, error: reason });
@@ -206,7 +210,7 @@ export class JobWorker {
   async abandon(jobId: string) {
     const ended = await this.deps.service.finish({ id: jobId }, 'failed', {
       refund: true,
-      error: 'The image service did not finish this job after several tries. Your credits were refunded.',
+      error: 'The provider did not finish this job after several tries. Your credits were refunded.',
     });
     if (ended?.providerRequestId) {
       await this.deps.kinds

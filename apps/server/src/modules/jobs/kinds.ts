@@ -1,10 +1,15 @@
 import type { z } from 'zod';
 import type { ToolResult } from '../../adapters/providers/image-tools.ts';
 import type { RunContext } from '../../adapters/providers/text-to-image.ts';
+import type { TrainingResult } from '../../adapters/providers/trainer.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import type { JobRow } from '../../db/schema/index.ts';
 
-/** What a job's outputs become: image rows in the gallery, or one video. */
-export type OutputType = 'images' | 'video';
+/** What a job's outputs become: image rows in the gallery, one video, or a trained model. */
+export type OutputType = 'images' | 'video' | 'model';
+
+/** What a provider call returns: images or a video (text-to-image, tools), or trained weights. */
+export type JobResult = ToolResult | TrainingResult;
 
 /** What every output of a job records about how it was made. */
 export interface OutputFields {
@@ -20,7 +25,7 @@ export interface OutputFields {
 
 /** One job's provider call, built from its stored input. */
 export interface ProviderCall {
-  run(ctx: RunContext): Promise<ToolResult>;
+  run(ctx: RunContext): Promise<JobResult>;
   /** Asks the vendor to cancel a request of this call; true when it had not started. */
   cancel(requestId: string): Promise<boolean>;
 }
@@ -44,6 +49,15 @@ export interface JobKind {
   cancel(job: JobRow, requestId: string): Promise<boolean>;
   /** What each output records about how it was made. */
   describe(job: JobRow): OutputFields;
+  /**
+   * Called in the transaction that ends a job as failed or cancelled (however it ends: worker, cancel,
+   * dead letter), for kinds that keep a row of their own in step (a training's model).
+   */
+  ended?(
+    tx: DbOrTx,
+    job: JobRow,
+    end: { status: 'failed' | 'cancelled'; error: string | null },
+  ): Promise<void>;
 }
 
 /** The table of job kinds. */

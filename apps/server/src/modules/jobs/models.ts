@@ -1,6 +1,7 @@
 import type { ToolModel, TextToImageModel } from '../../adapters/providers/catalogue.ts';
 import type { ImageToolsProvider } from '../../adapters/providers/image-tools.ts';
 import type { ProviderName, TextToImageProvider } from '../../adapters/providers/text-to-image.ts';
+import type { TrainerProvider } from '../../adapters/providers/trainer.ts';
 import type { Tool } from '@lumina/contracts';
 import { AppError } from '../../errors.ts';
 import type { ModelCatalogue } from '../models/model-catalogue.ts';
@@ -21,8 +22,13 @@ export interface JobModels {
   tool(modelId: string, tool: Tool): { model: ToolModel; adapter: ImageToolsProvider };
   /** A vendor's tool adapter, to cancel a request recorded on a job. */
   toolAdapter(vendor: string, tool: Tool): Canceller | undefined;
-  /** A vendor's text-to-image adapter, to cancel a request recorded on a job. */
-  textToImageAdapter(vendor: string): Canceller | undefined;
+  /**
+   * A vendor's text-to-image adapter: to cancel a request recorded on a job, and to run a job made with
+   * a trained model (a person's own model is not in the shared catalogue the worker sees).
+   */
+  textToImageAdapter(vendor: string): TextToImageProvider | undefined;
+  /** A vendor's trainer (undefined when it has none or no key). */
+  trainer(vendor: string): TrainerProvider | undefined;
 }
 
 export function catalogueModels(catalogue: ModelCatalogue): JobModels {
@@ -38,5 +44,6 @@ export function catalogueModels(catalogue: ModelCatalogue): JobModels {
     },
     toolAdapter: (vendor, tool) => catalogue.adapter(vendor as ProviderName, tool),
     textToImageAdapter: (vendor) => catalogue.adapter(vendor as ProviderName, 'text-to-image'),
+    trainer: (vendor) => catalogue.adapter(vendor as ProviderName, 'train'),
   };
 }

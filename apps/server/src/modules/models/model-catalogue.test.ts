@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_MODELS, type ModelEntry } from '../../adapters/providers/catalogue.ts';
+import { BUILT_IN_MODELS, type TextToImageModel } from '../../adapters/providers/catalogue.ts';
 import type { ImageToolsProvider } from '../../adapters/providers/image-tools.ts';
 import { LocalTextToImage } from '../../adapters/providers/local/local.text-to-image.ts';
 import type { ProviderName, TextToImageProvider } from '../../adapters/providers/text-to-image.ts';
 import { AppError } from '../../errors.ts';
-import { ModelCatalogue, type PersonalModel, type PersonalModels } from './model-catalogue.ts';
+import { ModelCatalogue, type PersonalModel, type Viewer } from './model-catalogue.ts';
 
 const local = new LocalTextToImage();
 const vendor = (name: ProviderName, available: boolean): TextToImageProvider & ImageToolsProvider => ({
@@ -141,56 +141,51 @@ describe('ModelCatalogue: image tools', () => {
 
 describe('ModelCatalogue: personal models', () => {
   const mine: PersonalModel = {
-    ...(BUILT_IN_MODELS.find((m) => m.id === 'local-aurora') as ModelEntry),
+    ...(BUILT_IN_MODELS.find((m) => m.id === 'local-aurora') as TextToImageModel),
     id: 'ada-portrait-style',
     displayName: 'My portrait style',
     ownerId: 'ada',
+    personal: { triggerWord: 'ohwx', coverUrl: null, weightsKey: 'models/ada/x/style-profile.json' },
   };
-  const personal: PersonalModels = { forUser: (userId) => (userId === 'ada' ? [mine] : []) };
-  const catalogue = new ModelCatalogue(BUILT_IN_MODELS, { local: { textToImage: local } }, personal);
+  // As the routes do: each caller passes the models they own.
+  const as = (userId: string): Viewer => ({ userId, own: userId === 'ada' ? [mine] : [] });
+  const catalogue = new ModelCatalogue(BUILT_IN_MODELS, { local: { textToImage: local } });
 
   it('shows and runs a person’s own model for that person only', () => {
-    expect(catalogue.list('text-to-image', { userId: 'ada' }).map((m) => m.id)).toContain(
+    expect(catalogue.list('text-to-image', as('ada')).map((m) => m.id)).toContain('ada-portrait-style');
+    expect(catalogue.get('text-to-image', 'ada-portrait-style', as('ada')).model.id).toBe(
       'ada-portrait-style',
     );
-    expect(catalogue.get('text-to-image', 'ada-portrait-style', { userId: 'ada' }).model.id).toBe(
-      'ada-portrait-style',
-    );
-    expect(catalogue.byId('ada-portrait-style', 'text-to-image', { userId: 'ada' })?.provider).toBe(local);
+    expect(catalogue.byId('ada-portrait-style', 'text-to-image', as('ada'))?.provider).toBe(local);
     expect(catalogue.list('text-to-image').map((m) => m.id)).not.toContain('ada-portrait-style');
-    expect(catalogue.list('text-to-image', { userId: 'bob' }).map((m) => m.id)).not.toContain(
-      'ada-portrait-style',
-    );
+    expect(catalogue.list('text-to-image', as('bob')).map((m) => m.id)).not.toContain('ada-portrait-style');
   });
 
   it('answers anyone else exactly as for an id that does not exist', () => {
-    const foreign = thrown(() => catalogue.get('text-to-image', 'ada-portrait-style', { userId: 'bob' }));
-    const missing = thrown(() => catalogue.get('text-to-image', 'no-such-model', { userId: 'bob' }));
+    const foreign = thrown(() => catalogue.get('text-to-image', 'ada-portrait-style', as('bob')));
+    const missing = thrown(() => catalogue.get('text-to-image', 'no-such-model', as('bob')));
     expect(foreign.userMessage).toBe(missing.userMessage.replace('no-such-model', 'ada-portrait-style'));
     expect([foreign.code, foreign.status]).toEqual([missing.code, missing.status]);
     expect(thrown(() => catalogue.get('text-to-image', 'ada-portrait-style')).userMessage).toBe(
       'Unknown model "ada-portrait-style". Choose one of: local-aurora, local-prism.',
     );
-    expect(catalogue.find('ada-portrait-style', { userId: 'bob' })).toBeUndefined();
-    expect(catalogue.byId('ada-portrait-style', 'text-to-image', { userId: 'bob' })).toBeUndefined();
+    expect(catalogue.find('ada-portrait-style', as('bob'))).toBeUndefined();
+    expect(catalogue.byId('ada-portrait-style', 'text-to-image', as('bob'))).toBeUndefined();
   });
 
-  it('never lets a source hand one person another person’s model, nor makes it anyone’s default', () => {
-    const leaky = new ModelCatalogue(
-      BUILT_IN_MODELS,
-      { local: { textToImage: local } },
-      { forUser: () => [mine] },
-    );
-    expect(leaky.list('text-to-image', { userId: 'bob' }).map((m) => m.id)).not.toContain(
+  it('never lets a caller hand one person another person’s model, nor makes it anyone’s default', () => {
+    const leaky: Viewer = { userId: 'bob', own: [mine] };
+    expect(catalogue.list('text-to-image', leaky).map((m) => m.id)).not.toContain('ada-portrait-style');
+    expect(catalogue.get('text-to-image', 'ada-portrait-style', as('ada')).model.id).toBe(
       'ada-portrait-style',
     );
-    expect(leaky.defaultModel('text-to-image')?.id).toBe('local-aurora');
+    expect(catalogue.defaultModel('text-to-image')?.id).toBe('local-aurora');
     // Even an owned entry among the shared ones is its owner's alone, and never the default.
     const onlyMine = new ModelCatalogue([mine, ...BUILT_IN_MODELS.filter((m) => m.id !== 'local-aurora')], {
       local: { textToImage: local },
     });
     expect(onlyMine.defaultModel('text-to-image')?.id).toBe('local-prism');
     expect(onlyMine.list('text-to-image').map((m) => m.id)).not.toContain('ada-portrait-style');
-    expect(onlyMine.find('ada-portrait-style', { userId: 'ada' })?.id).toBe('ada-portrait-style');
+    expect(onlyMine.find('ada-portrait-style', as('ada'))?.id).toBe('ada-portrait-style');
   });
 });

@@ -3,25 +3,29 @@ import {
   type Capability,
   type ModelEntry,
   type ModelOf,
+  type TextToImageModel,
 } from '../../adapters/providers/catalogue.ts';
 import type { ImageToolsProvider } from '../../adapters/providers/image-tools.ts';
 import type { ProviderName, TextToImageProvider } from '../../adapters/providers/text-to-image.ts';
+import type { TrainerProvider } from '../../adapters/providers/trainer.ts';
 import { VENDOR_LABEL } from '../../adapters/providers/vendors.ts';
 import { AppError } from '../../errors.ts';
 
 /**
- * The one model catalogue: every model of every capability (text-to-image and each image tool),
+ * The one model catalogue: every model of every capability (text-to-image, each image tool, train),
  * mapped to the vendor adapter that runs it. Models whose vendor has no adapter (or an adapter without
  * a key) stay listed, marked unavailable with the reason, rather than hidden.
  *
- * A model may belong to one person (`ownerId`, a trained model): it is listed for and usable by that
- * person alone, and anyone else asking for it by id gets the answer an unknown id gets.
+ * A model may belong to one person (a trained model): the caller passes their own models in the
+ * Viewer (read from the database per request), so it is listed for and usable by that person alone,
+ * and anyone else asking for it by id gets the answer an unknown id gets.
  */
 
-/** A vendor's adapters, one per kind of work: text-to-image, and the image tools. */
+/** A vendor's adapters, one per kind of work: text-to-image, the image tools, training. */
 export interface VendorAdapters {
   textToImage?: TextToImageProvider;
   tools?: ImageToolsProvider;
+  trainer?: TrainerProvider;
 }
 
 export type CatalogueAdapters = Partial<Record<ProviderName, VendorAdapters>>;
@@ -29,19 +33,28 @@ export type CatalogueAdapters = Partial<Record<ProviderName, VendorAdapters>>;
 /** The adapter type that runs a capability. */
 export type AdapterOf<C extends Capability> = C extends 'text-to-image'
   ? TextToImageProvider
-  : ImageToolsProvider;
+  : C extends 'train'
+    ? TrainerProvider
+    : ImageToolsProvider;
 
-/** A model that belongs to one person. */
-export type PersonalModel = ModelEntry & { ownerId: string };
+/**
+ * A ready trained model as a text-to-image entry of its owner's catalogue: its base model's sizes,
+ * ratios and price per image, with what generation needs to apply it.
+ */
+export type PersonalModel = TextToImageModel & {
+  ownerId: string;
+  personal: {
+    triggerWord: string;
+    coverUrl: string | null;
+    /** Our stored copy of the weights (LoRA file or local style profile). */
+    weightsKey: string;
+  };
+};
 
-/** Where per-person models come from (trained models, issue 12); the catalogue asks per request. */
-export interface PersonalModels {
-  forUser(userId: string): readonly PersonalModel[];
-}
-
-/** Who is asking: a person sees the shared models plus their own. */
+/** Who is asking: a person sees the shared models plus their own (`own`, loaded by the caller). */
 export interface Viewer {
   userId?: string;
+  own?: readonly PersonalModel[];
 }
 
 export type ModelListing<C extends Capability = Capability> = ModelOf<C> & {
@@ -68,7 +81,6 @@ export class ModelCatalogue {
   constructor(
     models: readonly ModelEntry[],
     private readonly adapters: CatalogueAdapters,
-    private readonly personal?: PersonalModels,
   ) {
     this.shared = models;
   }
@@ -151,15 +163,26 @@ export class ModelCatalogue {
   /** A vendor's adapter for a capability (e.g. to poll or cancel a request recorded on a job). */
   adapter<C extends Capability>(vendor: ProviderName, capability: C): AdapterOf<C> | undefined {
     const adapters = this.adapters[vendor];
-    const adapter = capability === 'text-to-image' ? adapters?.textToImage : adapters?.tools;
+    const adapter =
+      capability === 'text-to-image'
+        ? adapters?.textToImage
+        : capability === 'train'
+          ? adapters?.trainer
+          : adapters?.tools;
     return adapter?.available ? (adapter as AdapterOf<C>) : undefined;
   }
 
+  /** A shared text-to-image model by id, whoever asks (a trained model's base); no throw. */
+  sharedTextToImage(id: string): TextToImageModel | undefined {
+    const model = this.shared.find((m) => m.id === id && m.ownerId === undefined);
+    return model?.capability === 'text-to-image' ? model : undefined;
+  }
+
   private visible(viewer: Viewer): readonly Owned[] {
-    const { userId } = viewer;
+    const { userId, own = [] } = viewer;
     const shared = this.shared.filter((m) => m.ownerId === undefined || m.ownerId === userId);
-    if (userId === undefined || !this.personal) return shared;
-    return [...shared, ...this.personal.forUser(userId).filter((m) => m.ownerId === userId)];
+    if (userId === undefined) return shared;
+    return [...shared, ...own.filter((m) => m.ownerId === userId)];
   }
 
   private listing<M extends ModelEntry>(model: M): M & { available: boolean; unavailableReason?: string } {

@@ -1,9 +1,15 @@
 import type { ModelInfo } from '@lumina/contracts';
-import type { ModelListing } from './model-catalogue.ts';
+import type { TextToImageModel } from '../../adapters/providers/catalogue.ts';
+import type { ModelListing, PersonalModel } from './model-catalogue.ts';
 
-/** Catalogue listing → wire (GET /api/models). */
-export function toModelInfo(model: ModelListing<'text-to-image'>): ModelInfo {
+type Availability = { available: boolean; unavailableReason?: string };
+
+/** A text-to-image listing → wire (GET /api/models); a person's own model carries its trigger word and cover. */
+export function toModelInfo(
+  model: ModelListing<'text-to-image'> | (PersonalModel & Availability),
+): ModelInfo {
   return {
+    ...textToImageFields(model),
     id: model.id,
     display_name: model.displayName,
     description: model.description,
@@ -12,6 +18,43 @@ export function toModelInfo(model: ModelListing<'text-to-image'>): ModelInfo {
     available: model.available,
     unavailable_reason: model.unavailableReason ?? null,
     credit_cost: model.creditCost,
+    accepts_lora: model.acceptsLora,
+    personal:
+      'personal' in model
+        ? { trigger_word: model.personal.triggerWord, cover_url: model.personal.coverUrl }
+        : null,
+    training: null,
+  };
+}
+
+/**
+ * A trainer → wire: its price is per 1000 steps, its step bounds and base model fill `training`, and
+ * the sizes are its base model's (what the trained model will make).
+ */
+export function toTrainInfo(model: ModelListing<'train'>, base: TextToImageModel): ModelInfo {
+  return {
+    ...textToImageFields(base),
+    id: model.id,
+    display_name: model.displayName,
+    description: model.description,
+    provider: model.provider,
+    capability: model.capability,
+    available: model.available,
+    unavailable_reason: model.unavailableReason ?? null,
+    credit_cost: model.creditCost,
+    accepts_lora: false,
+    personal: null,
+    training: {
+      min_steps: model.steps.min,
+      max_steps: model.steps.max,
+      default_steps: model.steps.default,
+      base_model: model.baseModelId,
+    },
+  };
+}
+
+function textToImageFields(model: TextToImageModel) {
+  return {
     default_width: model.defaultSize.width,
     default_height: model.defaultSize.height,
     aspect_ratios: [...model.aspectRatios],
@@ -22,8 +65,5 @@ export function toModelInfo(model: ModelListing<'text-to-image'>): ModelInfo {
       lora_scale: model.supports.loraScale,
       prompt_strength: model.supports.promptStrength,
     },
-    accepts_lora: model.acceptsLora,
-    personal: null,
-    training: null,
   };
 }

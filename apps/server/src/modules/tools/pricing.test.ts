@@ -73,6 +73,8 @@ describe('tool prices', () => {
         }
       }
     }
-    expect(checked).toBe(BUILT_IN_MODELS.filter((m) => m.capability !== 'text-to-image').length + 2 * 3);
+    expect(checked).toBe(
+      BUILT_IN_MODELS.filter((m) => (TOOLS as readonly string[]).includes(m.capability)).length + 2 * 3,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { adjustPalette, mapPalette, mixRgb, type Palette, type Rgb } from './palette.ts';
 
 /**
@@ -47,4 +48,16 @@ export function applyStyleProfile(palette: Palette, profile: StyleProfile, scale
     brightness: 0,
     warmth: 0,
   });
+}
+
+const Rgb01 = z.tuple([z.number().min(0).max(1), z.number().min(0).max(1), z.number().min(0).max(1)]);
+const StyleProfileSchema = z.object({
+  palette: z.array(Rgb01).min(1),
+  contrast: z.number().positive(),
+  saturation: z.number().positive().optional(),
+});
+
+/** A stored style profile (the local trainer's JSON) read back; throws when it is not one. */
+export function parseStyleProfile(bytes: Buffer): StyleProfile {
+  return StyleProfileSchema.parse(JSON.parse(bytes.toString('utf8')));
 }

@@ -23,7 +23,7 @@ describe('LocalImageTools', () => {
   it('is the always-available local provider and serves every local model of the catalogue', () => {
     expect([tools.name, tools.available]).toEqual(['local', true]);
     const catalogue = BUILT_IN_MODELS.filter(
-      (m) => m.provider === 'local' && m.capability !== 'text-to-image',
+      (m) => m.provider === 'local' && m.capability !== 'text-to-image' && m.capability !== 'train',
     ).map((m) => [m.capability, m.providerModel]);
     expect(Object.entries(LOCAL_TOOL_MODELS).sort()).toEqual(catalogue.sort());
   });

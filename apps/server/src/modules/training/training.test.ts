@@ -1,0 +1,259 @@
+import { creditsFor, TRIGGER_WORD, type ModelInfo, type TrainedModelView } from '@lumina/contracts';
+import { describe, expect, it } from 'vitest';
+import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { balanceOf, ledgerOf, useSignedIn, waitForJob, type Client } from '../../../test/support/api.ts';
+import { seedTrainingSet } from './training.test-helpers.ts';
+
+const modelsAs = async (client: Client | undefined, env: ReturnType<typeof useTestEnv>) => {
+  const res = client
+    ? await client.call('GET', '/api/models')
+    : await env.app.inject({ method: 'GET', url: '/api/models' });
+  expect(res.statusCode).toBe(200);
+  return res.json().models as ModelInfo[];
+};
+const myModels = async (client: Client) =>
+  (await client.call('GET', '/api/my_models')).json().models as TrainedModelView[];
+
+describe(`training on the local trainer, end to end, on ${testDb}`, { timeout: 180_000 }, () => {
+  const env = useTestEnv({ env: { WELCOME_CREDITS: '40' } });
+  const alice = useSignedIn(env, 'alice');
+  const bob = useSignedIn(env, 'bob');
+
+  it('trains, shows progress, becomes ready, and generates with the trained style for its owner only', async () => {
+    const setId = await seedTrainingSet(env, alice.userId, 8);
+    const before = await balanceOf(alice);
+    const res = await alice.call('POST', '/api/train_model', {
+      set_id: setId,
+      name: 'Warm evenings',
+      trigger_word: '',
+      subject: 'style',
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const accepted = res.json();
+    // The default trainer's default steps, priced by the one price function.
+    const cost = creditsFor({ capability: 'train', creditCost: 10, steps: 500 });
+    expect(accepted).toMatchObject({ status: 'queued', cost, balance: before - cost });
+    expect(accepted.model).toMatchObject({
+      name: 'Warm evenings',
+      status: 'training',
+      subject: 'style',
+      trainer_model: 'local-style-trainer',
+      base_model: 'local-aurora',
+      provider: 'local',
+      steps: 500,
+      image_count: 8,
+      set_id: setId,
+      job_id: accepted.job_id,
+      cost,
+    });
+    expect(accepted.model.trigger_word).toMatch(TRIGGER_WORD);
+
+    const job = await waitForJob(alice, accepted.job_id);
+    expect(job).toMatchObject({ kind: 'train', model: 'local-style-trainer', percent: 100, refunded: false });
+    expect(await balanceOf(alice)).toBe(before - cost);
+    const spends = (await ledgerOf(env, alice.userId)).filter((e) => e.reference === `job:${job.id}`);
+    expect(spends.map((e) => e.amount)).toEqual([-cost]);
+
+    const [model] = await myModels(alice);
+    expect(model).toMatchObject({ id: accepted.model.id, status: 'ready', error: null });
+    expect(model!.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(model!.cover_url).toMatch(/models\//);
+    // The cover is our own copy: it loads.
+    expect((await env.app.inject({ method: 'GET', url: model!.cover_url! })).statusCode).toBe(200);
+
+    // GET /api/models: the owner sees it last, as a text-to-image model with their base's sizes and price.
+    const listed = await modelsAs(alice, env);
+    const mine = listed.at(-1)!;
+    expect(mine).toMatchObject({
+      id: model!.id,
+      display_name: 'Warm evenings',
+      provider: 'local',
+      capability: 'text-to-image',
+      available: true,
+      credit_cost: 1,
+      supports: { lora_scale: true },
+      personal: { trigger_word: model!.trigger_word },
+      training: null,
+    });
+    expect(listed.find((m) => m.id === 'local-style-trainer')).toMatchObject({
+      capability: 'train',
+      credit_cost: 10,
+      training: { min_steps: 100, max_steps: 2000, default_steps: 500, base_model: 'local-aurora' },
+    });
+    expect((await modelsAs(bob, env)).map((m) => m.id)).not.toContain(model!.id);
+    expect((await modelsAs(undefined, env)).map((m) => m.id)).not.toContain(model!.id);
+    // A session that does not verify is simply anonymous on this public list.
+    const stale = await env.app.inject({
+      method: 'GET',
+      url: '/api/models',
+      headers: { authorization: 'Bearer not-a-token' },
+    });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.json().models.map((m: ModelInfo) => m.id)).not.toContain(model!.id);
+
+    // Generating with it applies the learned style: the same prompt and seed differ from the base model.
+    const prompt = { text: 'a quiet harbour at dusk', seed: 77, aspect_ratio: '1:1' };
+    const generated = await alice.call('POST', '/api/prompt', {
+      ...prompt,
+      model: model!.id,
+      lora_scale: 1.5,
+    });
+    expect(generated.statusCode, generated.body).toBe(202);
+    const genJob = await waitForJob(alice, generated.json().job_id);
+    const plain = await alice.call('POST', '/api/prompt', { ...prompt, model: 'local-aurora' });
+    const plainJob = await waitForJob(alice, plain.json().job_id);
+    const bytesOf = async (imageId: string) => {
+      const image = (await alice.call('GET', `/api/images?job_id=${imageId}`)).json().items[0];
+      return (await env.app.inject({ method: 'GET', url: image.url })).rawPayload;
+    };
+    expect(Buffer.compare(await bytesOf(genJob.id), await bytesOf(plainJob.id))).not.toBe(0);
+
+    const byModel = (await alice.call('GET', `/api/images/models/${model!.id}`)).json();
+    expect(byModel.items.map((i: { id: string }) => i.id)).toEqual(genJob.image_ids);
+    expect(byModel.items[0]).toMatchObject({ model: model!.id, provider: 'local', lora_scale: 1.5 });
+    expect((await bob.call('GET', `/api/images/models/${model!.id}`)).json().items).toEqual([]);
+  });
+
+  it('answers another person using your model as it answers an unknown model', async () => {
+    const [model] = await myModels(alice);
+    const foreign = await bob.call('POST', '/api/prompt', { text: 'x', model: model!.id });
+    const unknownId = '6f1c7a34-2d7e-4b8a-9c1d-0e2f3a4b5c6d';
+    const unknown = await bob.call('POST', '/api/prompt', { text: 'x', model: unknownId });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().detail).toMatch(/^Unknown model/);
+    expect(foreign.json().detail).toBe(unknown.json().detail.replace(unknownId, model!.id));
+    expect((await bob.call('PATCH', `/api/my_models/${model!.id}`, { name: 'Mine now' })).statusCode).toBe(
+      404,
+    );
+    expect((await bob.call('DELETE', `/api/my_models/${model!.id}`)).statusCode).toBe(404);
+    expect(await myModels(bob)).toEqual([]);
+    expect((await myModels(alice))[0]).toMatchObject({ name: 'Warm evenings', status: 'ready' });
+  });
+
+  it('renames and deletes a model: its weights go, the images made with it stay', async () => {
+    const [model] = await myModels(alice);
+    const renamed = await alice.call('PATCH', `/api/my_models/${model!.id}`, { name: '  Golden hour ' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).toMatchObject({ id: model!.id, name: 'Golden hour' });
+    expect((await alice.call('PATCH', `/api/my_models/${model!.id}`, { name: '' })).statusCode).toBe(400);
+
+    const prefix = `models/${alice.userId}/${model!.id}/`;
+    expect(await env.container.storage.exists(`${prefix}style-profile.json`)).toBe(true);
+    const imagesBefore = (await alice.call('GET', `/api/images/models/${model!.id}`)).json().items;
+    expect((await alice.call('DELETE', `/api/my_models/${model!.id}`)).json()).toEqual({ deleted: true });
+    expect(await env.container.storage.exists(`${prefix}style-profile.json`)).toBe(false);
+    expect(await myModels(alice)).toEqual([]);
+    expect((await alice.call('GET', `/api/images/models/${model!.id}`)).json().items).toEqual(imagesBefore);
+    const gone = await alice.call('POST', '/api/prompt', { text: 'x', model: model!.id });
+    expect([gone.statusCode, gone.json().detail]).toEqual([400, expect.stringMatching(/^Unknown model/)]);
+    expect((await alice.call('DELETE', `/api/my_models/${model!.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, () => {
+  // No workers: a training stays queued, so cancelling it is certain to find it unstarted.
+  const env = useTestEnv({ workers: false, env: { WELCOME_CREDITS: '40' } });
+  const alice = useSignedIn(env, 'alice');
+  const bob = useSignedIn(env, 'bob');
+
+  /** Refused with `status` and a detail matching `detail`, and nothing changed: no model, no job, no charge. */
+  async function refused(
+    client: Client,
+    body: Record<string, unknown>,
+    status: number,
+    detail: RegExp,
+    url = '/api/train_model',
+  ) {
+    const balance = await balanceOf(client);
+    const jobs = (await client.call('GET', '/api/progress')).json().jobs.length;
+    const res = await client.call('POST', url, body);
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.json().detail).toMatch(detail);
+    expect(await balanceOf(client)).toBe(balance);
+    expect((await client.call('GET', '/api/progress')).json().jobs).toHaveLength(jobs);
+    return res;
+  }
+
+  it('refuses another person’s set, an unknown set, a small set, steps out of bounds and an unknown trainer', async () => {
+    const bobsSet = await seedTrainingSet(env, bob.userId, 6);
+    const small = await seedTrainingSet(env, alice.userId, 4);
+    const good = await seedTrainingSet(env, alice.userId, 5);
+    const foreign = await refused(alice, { set_id: bobsSet, name: 'x' }, 404, /training set was not found/);
+    const missing = await refused(alice, { set_id: crypto.randomUUID(), name: 'x' }, 404, /not found/);
+    expect(foreign.json().detail).toBe(missing.json().detail);
+    await refused(alice, { set_id: small, name: 'x' }, 400, /4 photos; training needs 5 to 30/);
+    await refused(alice, { set_id: good, name: 'x', steps: 50 }, 400, /100 to 2000 steps/);
+    await refused(alice, { set_id: good, name: 'x', steps: 2001 }, 400, /100 to 2000 steps/);
+    await refused(
+      alice,
+      { set_id: good, name: 'x', base_model: 'flux-lora-fast' },
+      400,
+      /Unknown trainer "flux-lora-fast"/,
+    );
+    await refused(alice, { set_id: good, name: 'x', trigger_word: '1bad word' }, 400, /trigger word/i);
+    await refused(alice, { set_id: good, name: 'x' }, 400, /Replicate API token/, '/api/train_replicate');
+    expect(await myModels(alice)).toEqual([]);
+  });
+
+  it('refuses a training the person cannot afford with 402, adding no model and no job', async () => {
+    const setId = await seedTrainingSet(env, bob.userId, 5);
+    // 2000 steps cost 20; leave bob 19.
+    await env.container.services.ledger.spend({
+      userId: bob.userId,
+      amount: (await balanceOf(bob)) - 19,
+      reference: 'test:drain',
+      reason: 'test',
+    });
+    await refused(
+      bob,
+      { set_id: setId, name: 'Too dear', steps: 2000 },
+      402,
+      /Not enough credits: this costs 20/,
+    );
+    expect(await myModels(bob)).toEqual([]);
+  });
+
+  it('cancels a queued training with a refund, and deleting a training model cancels it', async () => {
+    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const before = await balanceOf(alice);
+    const started = (await alice.call('POST', '/api/train_model', { set_id: setId, name: 'One' })).json();
+    expect(await balanceOf(alice)).toBe(before - started.cost);
+    const cancelled = await alice.call('DELETE', `/api/jobs/${started.job_id}`);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', refunded: true });
+    expect(await balanceOf(alice)).toBe(before);
+    expect((await myModels(alice)).find((m) => m.id === started.model.id)).toMatchObject({
+      status: 'cancelled',
+    });
+
+    const second = (
+      await alice.call('POST', '/api/train_model', { set_id: setId, name: 'Two', steps: 100 })
+    ).json();
+    expect(second.cost).toBe(1);
+    expect((await alice.call('DELETE', `/api/my_models/${second.model.id}`)).statusCode).toBe(200);
+    expect(await balanceOf(alice)).toBe(before);
+    expect((await myModels(alice)).map((m) => m.name)).toEqual(['One']);
+    const job = (await alice.call('GET', '/api/progress'))
+      .json()
+      .jobs.find((j: { id: string }) => j.id === second.job_id);
+    expect(job).toMatchObject({ status: 'cancelled', refunded: true });
+    const refunds = (await ledgerOf(env, alice.userId)).filter((e) => e.reference === `job:${second.job_id}`);
+    expect(refunds.map((e) => e.amount)).toEqual([-1, 1]);
+  });
+});
+
+describe(`an operator's default trainer without its key on ${testDb}`, { timeout: 60_000 }, () => {
+  const env = useTestEnv({ workers: false, env: { TRAINER: 'fal' } });
+  const alice = useSignedIn(env, 'alice');
+
+  it('lists the hosted trainers as unavailable and refuses training on them, changing nothing', async () => {
+    const fal = (await modelsAs(alice, env)).find((m) => m.id === 'flux-lora-fast');
+    expect(fal).toMatchObject({ available: false, unavailable_reason: expect.stringMatching(/fal\.ai key/) });
+    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const before = await balanceOf(alice);
+    const res = await alice.call('POST', '/api/train_model', { set_id: setId, name: 'Hosted' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/FLUX LoRA fast training \(fal\.ai\) is unavailable/);
+    expect(await balanceOf(alice)).toBe(before);
+    expect(await myModels(alice)).toEqual([]);
+  });
+});
