@@ -7,16 +7,13 @@ import { GALLERY_CHANNEL, ListingCache } from './modules/images/listing-cache.ts
 import { JobQueue } from './queue/queue.ts';
 import type { Logger } from './logger.ts';
 import { createAuthModule, type AuthModule } from './modules/auth/auth.module.ts';
-import { createFalTextToImage, falOptions } from './adapters/providers/fal/fal.text-to-image.ts';
-import { FalTrainer } from './adapters/providers/fal/fal.trainer.ts';
+import { createFalTextToImage } from './adapters/providers/fal/fal.text-to-image.ts';
+import { createFalTrainer } from './adapters/providers/fal/fal.trainer.ts';
 import { LocalTrainer } from './adapters/providers/local/training/local-trainer.ts';
-import { ReplicateTrainer } from './adapters/providers/replicate/replicate.trainer.ts';
+import { createReplicateTrainer } from './adapters/providers/replicate/replicate.trainer.ts';
 import { createFalWebhookVerifier, type FalWebhookVerifier } from './adapters/providers/fal/fal.webhook.ts';
 import { LocalTextToImage } from './adapters/providers/local/local.text-to-image.ts';
-import {
-  createReplicateTextToImage,
-  replicateOptions,
-} from './adapters/providers/replicate/replicate.text-to-image.ts';
+import { createReplicateTextToImage } from './adapters/providers/replicate/replicate.text-to-image.ts';
 import {
   createReplicateWebhookVerifier,
   type ReplicateWebhookVerifier,
@@ -152,8 +149,6 @@ export async function createContainer(
   const localTextToImage = new LocalTextToImage({ styles: trainedStyles({ db: database.db, storage }) });
   const ffmpegPath = defaultFfmpegPath(config.ffmpegPath);
   const polling = { pollIntervalMs: config.providers.pollIntervalMs };
-  const falTraining = falOptions(config, polling);
-  const replicateTraining = replicateOptions(config, polling);
   const injected = inject.adapters ?? {};
   const adapters: CatalogueAdapters = {
     local: {
@@ -165,15 +160,16 @@ export async function createContainer(
     fal: {
       textToImage: createFalTextToImage(config, polling),
       tools: createFalImageTools(config, polling),
-      trainer: falTraining && new FalTrainer(falTraining),
+      trainer: createFalTrainer(config, polling),
       ...injected.fal,
     },
     replicate: {
       textToImage: createReplicateTextToImage(config, polling),
       tools: createReplicateImageTools(config, polling),
-      trainer:
-        replicateTraining &&
-        new ReplicateTrainer({ ...replicateTraining, owner: config.providers.replicate.trainingOwner }),
+      trainer: createReplicateTrainer(config, {
+        ...polling,
+        trainingOwner: config.providers.replicate.trainingOwner,
+      }),
       ...injected.replicate,
     },
   };

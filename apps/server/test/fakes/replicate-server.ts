@@ -39,7 +39,7 @@ const VIDEO_MODELS = new Set(['kwaivgi/kling-v2.1']);
 
 /** The LoRA trainer the fake runs trainings on, and the one version of it the fake knows. */
 export const FLUX_LORA_TRAINER = 'ostris/flux-dev-lora-trainer';
-export const FLUX_LORA_TRAINER_VERSION = '26dce37af90b9d997eeb970d92e47de3064d46c300504ae376c75bef6a9022d2';
+export const FLUX_LORA_TRAINER_VERSION = 'e440909d3512c31646ee2e0c7d6f6f4923224863a6a10c494606e79fb5844497';
 
 export interface ReplicateScenario {
   /** GET polls answering `starting` (queued / booting). Default 1. */
