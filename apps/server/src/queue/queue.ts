@@ -126,13 +126,14 @@ export class JobQueue {
   async send<N extends QueueJobName>(
     name: N,
     payload: QueueJobPayload<N>,
-    opts: { tx?: Tx; singletonKey?: string } = {},
+    opts: { tx?: Tx; singletonKey?: string; expireInSeconds?: number } = {},
   ) {
     const data = queueJobTypes[name].schema.parse(payload);
     const db = opts.tx ? transactionExecutor(opts.tx) : this.executor;
     const id = await this.boss.send(name, data as object, {
       ...this.optionsOf(name),
       ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+      ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
       ...(opts.tx ? { db } : {}),
     });
     if (!id) throw new Error(`Job ${name} was not enqueued`);

@@ -49,7 +49,7 @@ export class JobsService {
       );
       const inserted = await repo.insertJob(tx, { ...row, id: jobId });
       await within?.(tx, jobId);
-      await queue.send('job.run', { jobId }, { tx });
+      await queue.send('job.run', { jobId }, { tx, expireInSeconds: kinds.get(job.kind).timeoutSeconds });
       return { inserted, balance: charge.entry.balanceAfter };
     });
     // Committed: start it now rather than at this process's next poll.

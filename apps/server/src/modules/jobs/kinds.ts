@@ -41,6 +41,11 @@ export interface JobKind {
   input: z.ZodType;
   output: OutputType;
   /**
+   * The most one try may take, when it is longer than the queue's default (GENERATION_TIMEOUT_SECONDS):
+   * a hosted training runs for up to hours, and a try cut short would only poll the same request again.
+   */
+  timeoutSeconds?: number;
+  /**
    * The provider call for a job, from its stored input (and source images). Throws AppError or
    * ProviderError when it cannot run: the job then fails and is refunded.
    */

@@ -9,7 +9,10 @@ import type { ImageToolsProvider } from '../../adapters/providers/image-tools.ts
 import type { ProviderName, TextToImageProvider } from '../../adapters/providers/text-to-image.ts';
 import type { TrainerProvider } from '../../adapters/providers/trainer.ts';
 import { VENDOR_LABEL } from '../../adapters/providers/vendors.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
+
+/** A trained model's id (its trained_models row id); shared models have slug ids. */
+const PERSONAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The one model catalogue: every model of every capability (text-to-image, each image tool, train),
@@ -116,6 +119,10 @@ export class ModelCatalogue {
         .map((m) => m.id)
         .join(', ');
     const textToImage = capability === 'text-to-image';
+    if (!model && id && PERSONAL_ID.test(id)) {
+      // Trained models have uuid ids: someone else's, a deleted one and an unknown one read alike.
+      throw notFound('This model');
+    }
     if (!model) {
       throw new AppError(
         'VALIDATION_FAILED',

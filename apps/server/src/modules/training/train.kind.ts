@@ -9,6 +9,7 @@ import type { JobKind } from '../jobs/kinds.ts';
 import type { JobModels } from '../jobs/models.ts';
 import { loadTrainingPhotos } from '../training-sets/training-photos.ts';
 import { markEnded } from './training.repository.ts';
+import { REPLICATE_TRAINING_TIMEOUT_MS } from '../../adapters/providers/replicate/replicate.trainer.ts';
 
 /** The `jobs.kind` of a training. */
 export const TRAIN_KIND = 'train';
@@ -37,12 +38,16 @@ export const trainInputOf = (job: JobRow) => job.input as unknown as TrainJobInp
  * and the trained model's row kept in step when the job fails or is cancelled (a ready model is the
  * 'model' output's).
  */
+const TRAINING_TRY_SECONDS = REPLICATE_TRAINING_TIMEOUT_MS / 1000 + 15 * 60;
+
 export function trainKind(deps: { db: Database; storage: Storage; models: JobModels }): JobKind {
   const { db, storage, models } = deps;
   return {
     kind: TRAIN_KIND,
     input: TrainJobInput,
     output: 'model',
+    // The longest vendor deadline (Replicate's 3 h) plus time to copy the weights into our storage.
+    timeoutSeconds: TRAINING_TRY_SECONDS,
     async call(job) {
       const trainer = models.trainer(job.provider);
       if (!trainer) {
