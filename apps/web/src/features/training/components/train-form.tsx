@@ -58,7 +58,6 @@ export function TrainForm({
   const [errors, setErrors] = useState<FieldErrors>({});
   const start = useStartTraining({ onAccepted: onStarted });
 
-
   /** Another train model has other bounds: its steps start from its default. */
   function chooseTrainer(id: string) {
     setTrainerId(id);
