@@ -27,6 +27,7 @@ export function ModelImages({ modelId }: { modelId: string }) {
               className="aspect-square w-full object-cover"
               loading="lazy"
               data-testid="model-image"
+              data-image-id={image.id}
             />
           </a>
         </li>
