@@ -417,6 +417,10 @@ describe('a training', () => {
       expect(within(run).getByTestId('training-generate').getAttribute('href')).toBe(
         `/generate?model=${MODEL_ID}`,
       );
+      // Another model on the same photos: back to the form, the set kept.
+      fireEvent.click(within(run).getByRole('button', { name: tr.run.again }));
+      expect(screen.getByTestId('train-form')).toBeTruthy();
+      expect(screen.getAllByTestId('set-photo')).toHaveLength(6);
     } finally {
       vi.useRealTimers();
     }

@@ -116,6 +116,14 @@ export function TrainingView({
     (startedId && myModels.data?.models.find((m) => m.id === startedId)) || startedModel || null;
   const job = started ? trainingJob(started, jobs) : null;
   const ready = started?.status === 'ready' || job?.status === 'succeeded';
+  const finished =
+    ready || (job ? job.status === 'failed' || job.status === 'cancelled' : started?.status !== 'training');
+
+  /** Back to the form, with the same photos, for another model (other steps, another trainer). */
+  function trainAnother() {
+    setStartedId(null);
+    setStartedModel(null);
+  }
 
   return (
     <div className="flex flex-col gap-6">
@@ -233,6 +241,11 @@ export function TrainingView({
             <Link to={paths.models} className={buttonClass('secondary')}>
               {t('training.run.toModels')}
             </Link>
+            {finished && set && (
+              <Button look="secondary" onClick={trainAnother} data-testid="training-again">
+                {t('training.run.again')}
+              </Button>
+            )}
           </div>
         </section>
       )}
