@@ -119,7 +119,7 @@ export function ModelCard({
               <Button
                 look="outline"
                 aria-expanded={showImages}
-                aria-controls={`${ids}-images`}
+                aria-controls={showImages ? `${ids}-images` : undefined}
                 onClick={() => setShowImages((v) => !v)}
                 data-testid="model-images-toggle"
               >

@@ -34,9 +34,9 @@ export function ModelName({ model, headingId }: { model: TrainedModelView; headi
   if (!editing)
     return (
       <div className="flex min-w-0 items-center gap-2">
-        <h3 id={headingId} className="truncate font-semibold" data-testid="model-name">
+        <h2 id={headingId} className="truncate font-semibold" data-testid="model-name">
           {model.name}
-        </h3>
+        </h2>
         <button
           type="button"
           onClick={() => {
@@ -54,9 +54,9 @@ export function ModelName({ model, headingId }: { model: TrainedModelView; headi
 
   return (
     <div className="flex flex-col gap-1">
-      <h3 id={headingId} className="sr-only">
+      <h2 id={headingId} className="sr-only">
         {model.name}
-      </h3>
+      </h2>
       <input
         autoFocus
         value={draft}

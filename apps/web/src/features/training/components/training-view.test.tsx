@@ -267,15 +267,39 @@ describe('training photos', () => {
 
   it("shows the server's refusal of a whole upload", async () => {
     server.on(uploadTrainingPhotosContract, () =>
-      answerError(400, 'VALIDATION_FAILED', 'A training set needs at least 5 photos; this upload has 4.'),
+      answerError(413, 'PAYLOAD_TOO_LARGE', 'These files add up to more than 200 MB.'),
     );
     renderTraining();
-    pick(['a', 'b', 'c', 'd'].map((n) => jpeg(`${n}.jpg`)));
+    pick(['a', 'b', 'c', 'd', 'e'].map((n) => jpeg(`${n}.jpg`)));
     fireEvent.click(uploadButton());
     expect((await screen.findByTestId('training-upload-error')).textContent).toBe(
-      'A training set needs at least 5 photos; this upload has 4.',
+      'These files add up to more than 200 MB.',
     );
     expect(screen.queryByTestId('train-form')).toBeNull();
+    expect(screen.getAllByTestId('picked-photo')).toHaveLength(5);
+  });
+
+  it('counts loose photos against 5-30 before sending; a zip is counted by the server', async () => {
+    renderTraining();
+    pick(['a', 'b', 'c', 'd'].map((n) => jpeg(`${n}.jpg`)));
+    expect(screen.getByTestId('training-count-problem').textContent).toBe(
+      'A new set needs at least 5 photos; 4 are ready. Add more, or a zip.',
+    );
+    expect(uploadButton().disabled).toBe(true);
+    pick([new File([new Uint8Array(64)], 'more.zip', { type: 'application/zip' })]);
+    expect(screen.queryByTestId('training-count-problem')).toBeNull();
+    expect(uploadButton().disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Take more.zip out' }));
+
+    pick(Array.from({ length: 27 }, (_, i) => jpeg(`extra-${i}.jpg`)));
+    expect(screen.getByTestId('training-count-problem').textContent).toBe(
+      'That makes 31 photos; a set holds at most 30. Take some out first.',
+    );
+    expect(uploadButton().disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Take extra-0.jpg out' }));
+    expect(screen.queryByTestId('training-count-problem')).toBeNull();
+    expect(uploadButton().textContent).toBe('Upload 30 files');
+    expect(server.requests.some((r) => r.url === '/api/upload_train_images')).toBe(false);
   });
 });
 

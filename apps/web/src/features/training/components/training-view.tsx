@@ -76,6 +76,15 @@ export function TrainingView({
   const toSend = sendable(picked);
   const photoCount = set?.photos.length ?? 0;
   const room = TRAINING_MAX_PHOTOS - photoCount;
+  // A zip's photos are counted by the server; loose photos can be counted here, sparing a refused upload.
+  const photosToSend = toSend.filter((p) => p.kind === 'photo').length;
+  const withZip = toSend.some((p) => p.kind === 'zip');
+  const countProblem =
+    photoCount + photosToSend > TRAINING_MAX_PHOTOS
+      ? t('training.upload.tooMany', { count: photoCount + photosToSend, max: TRAINING_MAX_PHOTOS })
+      : !set && !withZip && photosToSend > 0 && photosToSend < TRAINING_MIN_PHOTOS
+        ? t('training.upload.tooFew', { count: photosToSend, min: TRAINING_MIN_PHOTOS })
+        : null;
 
   function onFiles(files: File[]) {
     setPicked((list) => addPicked(list, files, uploaded, objectUrl));
@@ -89,7 +98,7 @@ export function TrainingView({
   }
 
   function send() {
-    if (toSend.length === 0) return;
+    if (toSend.length === 0 || countProblem) return;
     upload.mutate(
       { setId: set?.id ?? null, files: toSend.map((p) => p.file) },
       {
@@ -158,12 +167,20 @@ export function TrainingView({
             <div className="flex flex-wrap items-center gap-3">
               <Button
                 onClick={send}
-                disabled={toSend.length === 0 || upload.isPending}
+                disabled={toSend.length === 0 || countProblem !== null || upload.isPending}
                 data-testid="training-upload"
               >
                 {upload.isPending && <Spinner className="size-4 border-white/40 border-t-white" />}
                 {t('training.upload.send', { count: toSend.length })}
               </Button>
+              {countProblem && (
+                <p
+                  className="text-sm text-amber-700 dark:text-amber-300"
+                  data-testid="training-count-problem"
+                >
+                  {countProblem}
+                </p>
+              )}
               {toSend.length < picked.length && (
                 <p className="text-xs text-zinc-500 dark:text-zinc-400">
                   {t('training.upload.heldBack', { count: picked.length - toSend.length })}
