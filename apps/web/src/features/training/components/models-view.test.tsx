@@ -8,7 +8,7 @@ import {
   type JobView,
   type TrainedModelView,
 } from '@lumina/contracts';
-import { fakeImage, fakeJob, renderWithApp } from '@/testing/app-harness';
+import { fakeImage, fakeJob, fakeTrainedModel, renderWithApp } from '@/testing/app-harness';
 import { setupApiServer } from '@/testing/api-server';
 import { answer, answerError } from '@/testing/fake-api';
 import commonEn from '../../../../public/locales/en/common.json';
@@ -22,28 +22,13 @@ const TRAINING_ID = '9e0f1a2b-3c4d-4e5f-9a60-718293a4b5c7';
 const FAILED_ID = 'af0f1a2b-3c4d-4e5f-9a60-718293a4b5c8';
 const JOB_ID = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
 
-function trained(overrides: Partial<TrainedModelView>): TrainedModelView {
-  return {
+const trained = (overrides: Partial<TrainedModelView>) =>
+  fakeTrainedModel({
     id: READY_ID,
-    name: 'Anna portraits',
-    trigger_word: 'ohwx_anna',
-    subject: 'person',
-    status: 'ready',
-    trainer_model: 'local-trainer',
-    base_model: 'lumina-local',
-    provider: 'local',
-    steps: 1000,
-    image_count: 8,
-    set_id: null,
-    job_id: null,
     cover_url: '/files/cover.webp',
-    cost: 30,
-    duration_ms: 42_000,
-    error: null,
     created_at: '2026-03-14T09:00:00.000Z',
     ...overrides,
-  };
-}
+  });
 
 let models: TrainedModelView[] = [];
 beforeEach(() => {

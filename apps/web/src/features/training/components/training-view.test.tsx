@@ -13,7 +13,7 @@ import {
   type TrainedModelView,
   type TrainingPhoto,
 } from '@lumina/contracts';
-import { fakeJob, fakeModel, renderWithApp } from '@/testing/app-harness';
+import { fakeJob, fakeModel, fakeTrainedModel, renderWithApp } from '@/testing/app-harness';
 import { setupApiServer } from '@/testing/api-server';
 import { answer, answerError } from '@/testing/fake-api';
 import { setupNodeFormData } from '@/testing/node-form-data';
@@ -76,28 +76,16 @@ const setOf = (photos: TrainingPhoto[]) => ({
   updated_at: '2026-01-01T12:00:00.000Z',
 });
 
-function trained(overrides: Partial<TrainedModelView> = {}): TrainedModelView {
-  return {
+const trained = (overrides: Partial<TrainedModelView> = {}) =>
+  fakeTrainedModel({
     id: MODEL_ID,
-    name: 'Anna portraits',
-    trigger_word: 'ohwx_anna',
-    subject: 'person',
     status: 'training',
-    trainer_model: 'local-trainer',
-    base_model: 'lumina-local',
-    provider: 'local',
-    steps: 1000,
     image_count: 6,
     set_id: SET_ID,
     job_id: JOB_ID,
-    cover_url: null,
-    cost: 30,
-    duration_ms: null,
-    error: null,
     created_at: '2026-01-01T12:05:00.000Z',
     ...overrides,
-  };
-}
+  });
 
 /** A JPEG-looking file of `size` bytes (the browser checks only names, sizes and the loaded preview). */
 const jpeg = (name: string, size = 2048, type = 'image/jpeg') =>
