@@ -465,6 +465,19 @@ describe('a training', () => {
     expect(screen.queryByTestId('training-cancel')).toBeNull();
   });
 
+  it('keeps a training started before the page opened in view, with its progress', async () => {
+    myModels = [trained({ name: 'Earlier run' })];
+    renderTraining({
+      jobs: [
+        fakeJob({ id: JOB_ID, kind: 'train', status: 'running', percent: 55, message: 'step 550/1000' }),
+      ],
+    });
+    const running = await screen.findByTestId('training-running');
+    expect(within(running).getByText('Earlier run')).toBeTruthy();
+    expect(within(running).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('55');
+    expect(within(running).getByTestId('training-cancel')).toBeTruthy();
+  });
+
   it('shows why a training failed and that its credits were refunded', async () => {
     const { setJobs } = renderTraining();
     await start();

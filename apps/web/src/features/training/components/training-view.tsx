@@ -134,8 +134,40 @@ export function TrainingView({
     setStartedModel(null);
   }
 
+  // Trainings started earlier (before a reload, or in another tab) stay in view while they run.
+  const running = (myModels.data?.models ?? []).filter(
+    (m) => m.status === 'training' && m.id !== started?.id,
+  );
+
   return (
     <div className="flex flex-col gap-6">
+      {running.length > 0 && (
+        <section
+          aria-labelledby="training-running-heading"
+          className={panelClass}
+          data-testid="training-running"
+        >
+          <h2 id="training-running-heading" className="mb-4 text-lg font-semibold">
+            {t('training.run.inProgress')}
+          </h2>
+          <ul className="flex flex-col gap-5">
+            {running.map((model) => {
+              const runningJob = trainingJob(model, jobs);
+              return (
+                <li key={model.id} className="flex flex-col gap-2">
+                  <p className="text-sm font-medium">{model.name}</p>
+                  {runningJob && (
+                    <TrainingProgress
+                      job={runningJob}
+                      onCancelled={(j) => j.refunded && onCreditsChanged()}
+                    />
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
       <section aria-labelledby="training-photos-heading" className={panelClass}>
         <div className="mb-4 flex flex-wrap items-baseline justify-between gap-2">
           <h2 id="training-photos-heading" className="text-lg font-semibold">
