@@ -251,6 +251,11 @@ describe('training photos', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove a.jpg from the set' }));
     await waitFor(() => expect(screen.getAllByTestId('set-photo')).toHaveLength(6));
     expect(screen.queryByRole('button', { name: 'Remove a.jpg from the set' })).toBeNull();
+    // Removed from the set (and the held-back copy taken out), it may be picked again.
+    fireEvent.click(screen.getByRole('button', { name: 'Take a.jpg out' }));
+    expect(screen.queryByTestId('picked-photo')).toBeNull();
+    pick([jpeg('a.jpg')]);
+    expect(screen.getAllByTestId('picked-photo').map((li) => li.dataset.problem)).toEqual(['none']);
   });
 
   it("shows the server's refusal of a whole upload", async () => {

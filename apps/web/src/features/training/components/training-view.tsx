@@ -59,7 +59,7 @@ export function TrainingView({
   const [refused, setRefused] = useState<RefusedPhoto[]>([]);
   const [picked, setPicked] = useState<PickedFile[]>([]);
   const [uploaded, setUploaded] = useState<ReadonlySet<string>>(new Set());
-  const [startedId, setStartedId] = useState<string | null>(null);
+  /** The model this page started, as the server accepted it; the list's newer view of it wins. */
   const [startedModel, setStartedModel] = useState<TrainedModelView | null>(null);
   const upload = useUploadTrainingPhotos();
   const removePhoto = useDeleteTrainingPhoto();
@@ -118,11 +118,21 @@ export function TrainingView({
 
   function onRemovePhoto(photo: TrainingPhoto) {
     if (!set) return;
-    removePhoto.mutate({ setId: set.id, photoId: photo.id }, { onSuccess: (next) => setSet(next) });
+    removePhoto.mutate(
+      { setId: set.id, photoId: photo.id },
+      {
+        onSuccess: (next) => {
+          setSet(next);
+          // Picking that file again is no longer a duplicate.
+          setUploaded(
+            (before) => new Set([...before].filter((key) => !key.startsWith(`${photo.filename}\u0000`))),
+          );
+        },
+      },
+    );
   }
 
-  const started =
-    (startedId && myModels.data?.models.find((m) => m.id === startedId)) || startedModel || null;
+  const started = myModels.data?.models.find((m) => m.id === startedModel?.id) ?? startedModel;
   const job = started ? trainingJob(started, jobs) : null;
   const ready = started?.status === 'ready' || job?.status === 'succeeded';
   const finished =
@@ -130,7 +140,6 @@ export function TrainingView({
 
   /** Back to the form, with the same photos, for another model (other steps, another trainer). */
   function trainAnother() {
-    setStartedId(null);
     setStartedModel(null);
   }
 
@@ -251,7 +260,6 @@ export function TrainingView({
             onStarted={(accepted) => {
               onCreditsChanged(accepted.balance);
               setStartedModel(accepted.model);
-              setStartedId(accepted.model.id);
             }}
           />
         </section>
