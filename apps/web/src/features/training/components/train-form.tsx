@@ -18,7 +18,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { affordability } from '@/lib/credits/affordability';
 import { useStartTraining } from '../api/train-model';
-import { clampSteps, trainingPrice } from '../utils/training-price';
+import { clampSteps, stepsIncrement, trainingPrice } from '../utils/training-price';
 
 type FieldErrors = Partial<Record<'name' | 'trigger_word' | 'steps' | 'form', string>>;
 
@@ -219,7 +219,7 @@ export function TrainForm({
             type="range"
             min={trainer.training.min_steps}
             max={trainer.training.max_steps}
-            step={Math.max(1, Math.round((trainer.training.max_steps - trainer.training.min_steps) / 100))}
+            step={stepsIncrement(trainer.training)}
             value={steps}
             onChange={(e) => setSteps(Number(e.target.value))}
             aria-describedby={`${ids}-steps-hint`}

@@ -307,10 +307,11 @@ describe('training form', () => {
 
     const steps = screen.getByLabelText(tr.form.steps) as HTMLInputElement;
     expect([steps.min, steps.max, steps.value]).toEqual(['100', '3000', '1000']);
-    fireEvent.change(steps, { target: { value: '1530' } });
-    expect(screen.getByTestId('training-steps-value').textContent).toBe('1530');
-    expect(submit().textContent).toBe(`Start training · ${price(localTrainer, 1530)} credits`);
-    expect(price(localTrainer, 1530)).toBe(46);
+    fireEvent.change(steps, { target: { value: '1550' } });
+    expect(steps.step).toBe('25');
+    expect(screen.getByTestId('training-steps-value').textContent).toBe('1550');
+    expect(submit().textContent).toBe(`Start training · ${price(localTrainer, 1550)} credits`);
+    expect(price(localTrainer, 1550)).toBe(47);
 
     fireEvent.click(screen.getByRole('radio', { name: /FLUX LoRA \(fal\)/ }));
     expect(screen.queryByTestId('local-trainer-note')).toBeNull();

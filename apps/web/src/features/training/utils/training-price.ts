@@ -17,3 +17,13 @@ export function clampSteps(trainer: ModelInfo | undefined, steps: number): numbe
   if (!trainer?.training) return steps;
   return Math.min(trainer.training.max_steps, Math.max(trainer.training.min_steps, Math.round(steps)));
 }
+
+/**
+ * The slider's increment: the largest round number the bounds and the default all fall on, so the
+ * browser never moves the default to fit the grid; at most a hundredth of the range.
+ */
+export function stepsIncrement(training: NonNullable<ModelInfo['training']>): number {
+  const { min_steps: min, max_steps: max, default_steps: start } = training;
+  const fits = (n: number) => (max - min) % n === 0 && (start - min) % n === 0 && n * 100 <= max - min;
+  return [100, 50, 25, 10, 5, 2].find(fits) ?? 1;
+}

@@ -3,7 +3,7 @@ import { creditsFor } from '@lumina/contracts';
 import { fakeModel } from '@/testing/app-harness';
 import { remainingMinutes, remainingMs } from './estimate';
 import { addPicked, pickedKind, sendable, withSize } from './photo-checks';
-import { clampSteps, trainingPrice, trainModels } from './training-price';
+import { clampSteps, stepsIncrement, trainingPrice, trainModels } from './training-price';
 
 const file = (name: string, size = 10, type = 'image/jpeg') =>
   new File([new Uint8Array(size)], name, { type });
@@ -71,6 +71,12 @@ describe('the training price', () => {
     expect(clampSteps(trainer, 100)).toBe(500);
     expect(clampSteps(trainer, 9000)).toBe(4000);
     expect(clampSteps(trainer, 1234.6)).toBe(1235);
+    // The slider's grid holds the bounds and the default.
+    expect(stepsIncrement(trainer.training!)).toBe(25);
+    expect(
+      stepsIncrement({ ...trainer.training!, min_steps: 100, max_steps: 1100, default_steps: 500 }),
+    ).toBe(10);
+    expect(stepsIncrement({ ...trainer.training!, min_steps: 1, max_steps: 50, default_steps: 7 })).toBe(1);
     const off = { ...trainer, id: 'off', available: false };
     expect(trainModels([off, fakeModel(), trainer]).map((m) => m.id)).toEqual([trainer.id, 'off']);
   });
