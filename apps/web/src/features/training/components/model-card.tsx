@@ -170,7 +170,7 @@ export function ModelCard({
             {t('training.models.keep')}
           </Button>
           <Button
-            className="bg-red-600 hover:bg-red-700 dark:bg-red-500 dark:hover:bg-red-400"
+            look="danger"
             disabled={remove.isPending}
             onClick={() => remove.mutate(model.id, { onSuccess: () => setConfirming(false) })}
             data-testid="model-delete-confirm"
