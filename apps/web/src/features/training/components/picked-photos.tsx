@@ -54,7 +54,7 @@ export function PickedPhotos({
               look="icon"
               onClick={() => onRemove(p.key)}
               aria-label={t('training.upload.removePicked', { name: p.file.name })}
-              className="absolute top-1.5 right-1.5 bg-white/90 text-zinc-700 dark:bg-zinc-900/90 dark:text-zinc-200"
+              className="absolute top-1.5 right-1.5 bg-white/90 dark:bg-zinc-900/90"
             >
               <CloseIcon />
             </Button>

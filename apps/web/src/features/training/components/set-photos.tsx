@@ -64,7 +64,7 @@ export function SetPhotos({
               onClick={() => onRemove(photo)}
               disabled={removing === photo.id}
               aria-label={t('training.upload.removePhoto', { name: photo.filename })}
-              className="absolute top-1.5 right-1.5 bg-white/90 text-zinc-700 dark:bg-zinc-900/90 dark:text-zinc-200"
+              className="absolute top-1.5 right-1.5 bg-white/90 dark:bg-zinc-900/90"
             >
               <TrashIcon />
             </Button>
