@@ -71,6 +71,7 @@ const protectedPages = [
   'credits',
   'referrals',
   'training',
+  'models',
   'onboarding',
   'account',
 ] as const satisfies PathKey[];
@@ -82,7 +83,7 @@ describe('app routes', () => {
     const header = await screen.findByRole('banner');
     expect(within(header).getByText(commonEn.app.name)).toBeTruthy();
     const nav = within(header).getByRole('navigation', { name: commonEn.nav.primary });
-    for (const label of ['generate', 'studio', 'gallery', 'examples', 'training'] as const) {
+    for (const label of ['generate', 'studio', 'gallery', 'examples', 'training', 'models'] as const) {
       expect(within(nav).getByRole('link', { name: commonEn.nav[label] }).getAttribute('href')).toBe(
         paths[label],
       );

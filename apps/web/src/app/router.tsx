@@ -50,6 +50,7 @@ export const routes: RouteObject[] = [
           },
           { path: child(paths.referrals), ...page(() => import('./routes/referrals')) },
           { path: child(paths.training), ...page(() => import('./routes/training')) },
+          { path: child(paths.models), ...page(() => import('./routes/models')) },
           { path: child(paths.onboarding), ...page(() => import('./routes/onboarding')) },
           { path: child(paths.account), ...page(() => import('./routes/account')) },
         ],

@@ -8,6 +8,7 @@ export const paths = {
   credits: '/credits',
   referrals: '/referrals',
   training: '/training',
+  models: '/models',
   onboarding: '/onboarding',
   account: '/account',
   terms: '/terms',
@@ -24,4 +25,5 @@ export const primaryNav = [
   'gallery',
   'examples',
   'training',
+  'models',
 ] as const satisfies readonly PathKey[];

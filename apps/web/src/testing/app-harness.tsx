@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import type { ImageView, JobView, ModelInfo } from '@lumina/contracts';
+import type { ImageView, JobView, ModelInfo, TrainedModelView } from '@lumina/contracts';
 import { AppProvider } from '@/app/provider';
 
 export function newQueryClient() {
@@ -99,6 +99,30 @@ export function fakeImage(overrides: Partial<ImageView> = {}): ImageView {
     is_own: true,
     download_count: 0,
     created_at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/** One of the person's trained models (GET /api/my_models), ready unless told otherwise. */
+export function fakeTrainedModel(overrides: Partial<TrainedModelView> = {}): TrainedModelView {
+  return {
+    id: uuid(),
+    name: 'Anna portraits',
+    trigger_word: 'ohwx_anna',
+    subject: 'person',
+    status: 'ready',
+    trainer_model: 'local-trainer',
+    base_model: 'lumina-local',
+    provider: 'local',
+    steps: 1000,
+    image_count: 8,
+    set_id: null,
+    job_id: null,
+    cover_url: null,
+    cost: 30,
+    duration_ms: null,
+    error: null,
+    created_at: new Date(Date.UTC(2026, 0, 1, 12, 0, counter)).toISOString(),
     ...overrides,
   };
 }

@@ -39,7 +39,7 @@ export function NotEnoughCredits({
   balance,
   missing,
 }: {
-  page: 'generate.form' | 'studio.form';
+  page: 'generate.form' | 'studio.form' | 'training.form';
   cost: number;
   /** Undefined while loading, shown as 0. */
   balance: number | undefined;

@@ -87,6 +87,26 @@ const looks = {
     note: '',
     liveDetail: true,
   },
+  /** A training on the Training and Models pages. */
+  training: {
+    copy: 'training.job',
+    status: 'training.job.status',
+    ids: {
+      status: 'training-status',
+      cancel: 'training-cancel',
+      bar: 'training-progressbar',
+      detail: 'training-detail',
+      failed: 'training-failed',
+      refunded: 'training-refunded',
+    },
+    root: 'flex flex-col gap-3',
+    header: 'flex items-center justify-between gap-3',
+    badge: '',
+    progress: '',
+    failed: '',
+    note: '',
+    liveDetail: true,
+  },
 } as const;
 
 export type JobStatusLook = keyof typeof looks;
@@ -94,7 +114,7 @@ export type JobStatusLook = keyof typeof looks;
 /**
  * A job's live status: badge, progress bar with the queue position or the provider's message, cancel,
  * the failure and the refund. `summary` (the card's prompt and facts) leads the header row; the panel
- * look shows the cost there instead.
+ * and training looks show the cost there instead.
  */
 export function JobStatus({
   job,
@@ -163,7 +183,7 @@ export function JobStatus({
       <div className={l.header}>
         {summary}
         {badge}
-        {look === 'panel' && (
+        {look !== 'card' && (
           <span className="text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
             {t(`${l.copy}.cost`, { count: job.cost })}
           </span>
@@ -232,7 +252,12 @@ export function JobStatus({
   );
   if (look === 'card') return content;
   return (
-    <div data-testid="run-progress" data-status={job.status} data-job-id={job.id} className={l.root}>
+    <div
+      data-testid={look === 'panel' ? 'run-progress' : 'training-progress'}
+      data-status={job.status}
+      data-job-id={job.id}
+      className={l.root}
+    >
       {content}
     </div>
   );

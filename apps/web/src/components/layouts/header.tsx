@@ -32,7 +32,7 @@ export function Header({
     <header className="sticky top-0 z-40 border-b border-zinc-200/80 bg-white/80 backdrop-blur-md dark:border-zinc-800/80 dark:bg-zinc-950/80">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:px-6">
         <Wordmark />
-        <nav aria-label={t('nav.primary')} className="ml-6 hidden items-center gap-1 md:flex">
+        <nav aria-label={t('nav.primary')} className="ml-6 hidden items-center gap-1 lg:flex">
           {primaryNav.map((key) => (
             <NavLink key={key} to={paths[key]} className={navLinkClass}>
               {t(`nav.${key}`)}
@@ -49,7 +49,7 @@ export function Header({
             aria-expanded={open}
             aria-controls="mobile-nav"
             aria-label={open ? t('nav.closeMenu') : t('nav.openMenu')}
-            className="inline-flex size-10 items-center justify-center rounded-xl text-xl text-zinc-700 hover:bg-zinc-100 md:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
+            className="inline-flex size-10 items-center justify-center rounded-xl text-xl text-zinc-700 hover:bg-zinc-100 lg:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
           >
             {open ? <CloseIcon /> : <MenuIcon />}
           </button>
@@ -59,7 +59,7 @@ export function Header({
         <nav
           id="mobile-nav"
           aria-label={t('nav.primary')}
-          className="border-t border-zinc-200 px-4 pt-2 pb-4 md:hidden dark:border-zinc-800"
+          className="border-t border-zinc-200 px-4 pt-2 pb-4 lg:hidden dark:border-zinc-800"
         >
           <ul className="flex flex-col gap-1">
             {[...primaryNav, 'credits' as const, 'referrals' as const, 'account' as const].map((key) => (

@@ -9,6 +9,9 @@ const looks = {
   /** A quiet bordered action beside content (Cancel, Load more). */
   outline:
     'inline-flex items-center gap-1.5 rounded-xl border border-zinc-300 px-3 py-1.5 text-sm font-semibold hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800',
+  /** The action that destroys something, in a confirmation (Delete). */
+  danger:
+    'inline-flex items-center gap-2 rounded-xl bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-60',
   /** A round icon-only action; give it an aria-label. */
   icon: 'inline-flex size-8 shrink-0 items-center justify-center rounded-full text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 disabled:opacity-50 dark:hover:bg-zinc-800 dark:hover:text-white',
 } as const;

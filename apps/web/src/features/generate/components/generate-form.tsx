@@ -19,6 +19,7 @@ import { ImageCountPicker } from './image-count-picker';
 import { ModelPicker } from './model-picker';
 import { PromptField } from './prompt-field';
 import { SettingSlider } from './setting-slider';
+import { TriggerWordNote, withTriggerWord } from './trigger-word-note';
 
 type FieldErrors = Partial<Record<'text' | 'negative_text' | 'seed' | 'model' | 'form', string>>;
 
@@ -104,6 +105,14 @@ export function GenerateForm({
         onChange={(text) => set({ text })}
         onKeyDown={onPromptKeyDown}
       />
+
+      {model?.personal && (
+        <TriggerWordNote
+          word={model.personal.trigger_word}
+          prompt={form.text}
+          onAdd={() => set({ text: withTriggerWord(form.text, model.personal!.trigger_word) })}
+        />
+      )}
 
       <ModelPicker models={models} value={form.model} onChange={(id) => set({ model: id })} />
 

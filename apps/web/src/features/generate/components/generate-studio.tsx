@@ -10,6 +10,7 @@ import { useModels } from '../api/get-models';
 import { isEmptiedJob, useProgress } from '../api/get-progress';
 import { useJobTransitions } from '../hooks/use-job-transitions';
 import { useProgressSync, type ProgressSyncOptions, type StreamState } from '../hooks/use-progress-sync';
+import { useGenerateForm } from '../stores/generate-form';
 import { findModel } from '../utils/recipe';
 import { GenerateForm } from './generate-form';
 import { JobCard } from './job-card';
@@ -42,8 +43,17 @@ export function GenerateStudio({
 }: GenerateStudioProps) {
   const { t } = useTranslation();
   const models = useModels();
-  const usable = useMemo(() => models.data?.models.filter((m) => m.available) ?? [], [models.data]);
-  const hidden = (models.data?.models.length ?? 0) - usable.length;
+  // The pickers' catalogue also lists the train models (for the Training page): Generate offers text-to-image.
+  const imageModels = useMemo(
+    () => models.data?.models.filter((m) => m.capability === 'text-to-image') ?? [],
+    [models.data],
+  );
+  const usable = useMemo(() => imageModels.filter((m) => m.available), [imageModels]);
+  const hidden = imageModels.length - usable.length;
+  // A model asked for by the address (a newly trained one, say) may be missing from a catalogue cached
+  // before it existed: wait for the refetch rather than fall back to the default model.
+  const wanted = useGenerateForm((s) => s.model);
+  const awaitingWanted = models.isFetching && wanted !== null && !usable.some((m) => m.id === wanted);
   return (
     <div className="grid items-start gap-8 max-lg:pb-24 lg:grid-cols-[minmax(0,27rem)_minmax(0,1fr)]">
       <section
@@ -55,7 +65,7 @@ export function GenerateStudio({
           {t('generate.form.label')}
         </h2>
         <ErrorBoundary>
-          {models.isPending ? (
+          {models.isPending || awaitingWanted ? (
             <LoadingBlock className="py-16" />
           ) : models.isError ? (
             <Alert tone="error" inline>

@@ -45,7 +45,12 @@ export function findModel(models: readonly ModelInfo[] | undefined, id: string |
   return models?.find((m) => m.id === id);
 }
 
-/** The model a fresh form starts with: the first available one (the catalogue lists the default first). */
+/**
+ * The model a fresh form starts with: the first available shared one (the catalogue lists the default
+ * first); a person's own model is picked by them, never by default.
+ */
 export function defaultModel(models: readonly ModelInfo[]): ModelInfo | undefined {
-  return models.find((m) => m.available) ?? models[0];
+  return (
+    models.find((m) => m.available && m.personal === null) ?? models.find((m) => m.available) ?? models[0]
+  );
 }
