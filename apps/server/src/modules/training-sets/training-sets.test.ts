@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb, type TestEnv, useTestEnv } from '../../../test/harness.ts';
-import { type Client, useSignedIn } from '../../../test/support/api.ts';
+import { signedInClient, type Client, useSignedIn } from '../../../test/support/api.ts';
 import { trainingImages, trainingSets } from '../../db/schema/index.ts';
 import { NOT_AN_IMAGE } from '../uploads/normalise.ts';
 import { filesOf, sidewaysJpegWithGps } from '../uploads/uploads.test-helpers.ts';
@@ -55,6 +55,8 @@ describe(`training sets on ${testDb}`, () => {
   const alice = useSignedIn(env, 'alice');
   const bob = useSignedIn(env, 'bob');
   const carol = useSignedIn(env, 'carol');
+  /** A new person, so a test sees only its own sets and files. */
+  const someone = () => signedInClient(env, 'someone');
 
   /** A set of alice's made once for the read, cross-user and delete tests. */
   let shared: TrainingUploadResult;
@@ -147,7 +149,7 @@ describe(`training sets on ${testDb}`, () => {
   });
 
   it('refuses a zip bomb (1 GB of zeros) at once, keeping nothing', async () => {
-    const before = (await setRows(env, bob.userId)).length;
+    const bob = await someone();
     const zip = buildZip([
       ...(await photos(range(40, 5))).map((p) => ({ name: p.filename, data: p.data as Buffer })),
       { name: 'zeros.jpg', data: Buffer.alloc(0), raw: zerosDeflated(1024) },
@@ -158,11 +160,12 @@ describe(`training sets on ${testDb}`, () => {
     expect(performance.now() - started).toBeLessThan(5000);
     expect(res.statusCode).toBe(413);
     expect(res.json().detail).toMatch(/unpacks to more than 512 MB; nothing in it was used/);
-    expect(await setRows(env, bob.userId)).toHaveLength(before);
+    expect(await setRows(env, bob.userId)).toEqual([]);
     expect(trainingFiles(env, bob.userId)).toEqual([]);
   });
 
   it('refuses a zip whose entry inflates past the size it declares, keeping nothing', async () => {
+    const bob = await someone();
     const bomb = zerosDeflated(64);
     const zip = buildZip([
       ...(await photos(range(50, 5))).map((p) => ({ name: p.filename, data: p.data as Buffer })),
@@ -177,6 +180,7 @@ describe(`training sets on ${testDb}`, () => {
   it.each([['../../escape.jpg'], ['/etc/escape.jpg'], ['photos/../../escape.jpg']])(
     'refuses a zip with the path %s as a whole',
     async (name) => {
+      const bob = await someone();
       const parts = await photos(range(60, 5));
       const zip = buildZip([
         ...parts.map((p) => ({ name: p.filename, data: p.data as Buffer })),
@@ -190,6 +194,7 @@ describe(`training sets on ${testDb}`, () => {
   );
 
   it('refuses more than 30 files before looking at any', async () => {
+    const bob = await someone();
     const parts = range(1, 31).map((i) => ({ filename: `p${i}.jpg`, data: `not a photo ${i}` }));
     const res = await upload(env, bob, parts);
     expect(res.statusCode).toBe(400);
@@ -200,6 +205,7 @@ describe(`training sets on ${testDb}`, () => {
   });
 
   it('refuses a new set of 4 photos, saying how many were usable', async () => {
+    const bob = await someone();
     const res = await upload(env, bob, await photos(range(70, 4)));
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toBe(
@@ -210,6 +216,7 @@ describe(`training sets on ${testDb}`, () => {
   });
 
   it('refuses a text file named .jpg, a too-small photo and a duplicate by name, keeping the rest', async () => {
+    const bob = await someone();
     const good = await photos(range(80, 5));
     const copy = await sharp(good[1]!.data as Buffer)
       .jpeg({ quality: 75 })
@@ -228,10 +235,11 @@ describe(`training sets on ${testDb}`, () => {
       { filename: 'tiny.jpg', reason: 'Too small: 600×400; photos need at least 512 px on the short side.' },
       { filename: 'again.jpg', reason: 'Duplicate: the same photo as photo-81.jpg.' },
     ]);
-    await bob.call('DELETE', `/api/training_sets/${set.id}`);
+    expect(trainingFiles(env, bob.userId)).toHaveLength(10);
   });
 
   it('names the refused files when too few photos are left', async () => {
+    const bob = await someone();
     const res = await upload(env, bob, [
       ...(await photos(range(90, 4))),
       { filename: 'notes.jpg', data: 'not a photo' },
@@ -244,6 +252,7 @@ describe(`training sets on ${testDb}`, () => {
   });
 
   it('hints at blurry photos and photos without a clear subject without refusing them', async () => {
+    const bob = await someone();
     const blurry = await seededPhoto(110, 640, 560, { blur: 4 });
     const plain = await sharp({ create: { width: 640, height: 560, channels: 3, background: '#7a8a9a' } })
       .jpeg()
@@ -259,7 +268,6 @@ describe(`training sets on ${testDb}`, () => {
     expect(hints['blurry.jpg']).toEqual([BLURRY_HINT]);
     expect(hints['wall.jpg']).toContain(NO_SUBJECT_HINT);
     expect(hints['photo-111.jpg']).toEqual([]);
-    await bob.call('DELETE', `/api/training_sets/${set.id}`);
   });
 
   it('answers 404 for another person’s set on every endpoint, changing nothing', async () => {
@@ -287,6 +295,7 @@ describe(`training sets on ${testDb}`, () => {
   });
 
   it('deletes a photo and then the set, with their files', async () => {
+    const bob = await someone();
     const res = await upload(env, bob, await photos(range(150, 5)));
     const set = res.json() as TrainingUploadResult;
     expect(trainingFiles(env, bob.userId)).toHaveLength(10);
@@ -314,6 +323,7 @@ describe(`training sets on ${testDb}`, () => {
   });
 
   it('extends a set up to 30 photos and no further', async () => {
+    const bob = await someone();
     const res = await upload(env, bob, await photos(range(200, 26)));
     expect(res.statusCode).toBe(201);
     const set = res.json() as TrainingUploadResult;
@@ -344,10 +354,10 @@ describe(`training sets on ${testDb}`, () => {
       'This set already has 30 photos, the most a set holds; remove some first.',
     );
     expect(trainingFiles(env, bob.userId)).toHaveLength(60);
-    await bob.call('DELETE', `/api/training_sets/${set.id}`);
   });
 
   it('refuses photos mixed with a zip, and a form without files', async () => {
+    const bob = await someone();
     const [photo] = await photos([260]);
     const zip = buildZip([{ name: 'a.jpg', data: photo!.data as Buffer }]);
     const mixed = await upload(env, bob, [photo!, { filename: 'a.zip', data: zip }]);
@@ -356,6 +366,26 @@ describe(`training sets on ${testDb}`, () => {
     const wrongField = await upload(env, bob, [{ ...photo!, name: 'file' }]);
     expect(wrongField.statusCode).toBe(400);
     expect(wrongField.json().detail).toMatch(/"file" is not a field of this form/);
+  });
+});
+
+describe(`training photos and the upload quota on ${testDb}`, () => {
+  const env = useTestEnv({ workers: false, env: { UPLOAD_QUOTA_BYTES: String(128 * 1024) } });
+  const dana = useSignedIn(env, 'dana');
+
+  it('counts training photos as uploads: a set over the quota is refused and stores nothing', async () => {
+    const parts = await photos(range(300, 5));
+    const bytes = parts.reduce((sum, p) => sum + (p.data as Buffer).length, 0);
+    // The photos are stored as sent (upright JPEGs keep their data): five fit, ten do not.
+    expect(bytes).toBeLessThan(128 * 1024);
+    expect(bytes * 2).toBeGreaterThan(128 * 1024);
+    expect((await upload(env, dana, parts)).statusCode).toBe(201);
+
+    const over = await upload(env, dana, await photos(range(310, 5)));
+    expect(over.statusCode).toBe(413);
+    expect(over.json().detail).toMatch(/^Your uploads use .* of your 128 KB of storage/);
+    expect(trainingFiles(env, dana.userId)).toHaveLength(10);
+    expect(await setRows(env, dana.userId)).toHaveLength(1);
   });
 });
 
