@@ -1,6 +1,6 @@
 /**
  * The photos inside a zip, read without trusting it. yauzl refuses entry names that climb out
- * (`../`) or are absolute, and checks each entry's inflated size against its header; on top of that
+ * (`../`, also written with Windows backslashes) or are absolute, and checks each entry's inflated size against its header; on top of that
  * the entry count and the total declared size are checked from the central directory before any byte
  * is inflated, and the bytes actually inflated are counted as they come, so a zip that lies in its
  * headers stops at the cap too. Entries are inflated one at a time, when the caller asks for the next.
@@ -40,7 +40,7 @@ const wholeZip = (code: 'VALIDATION_FAILED' | 'PAYLOAD_TOO_LARGE', message: stri
 /** yauzl's complaints, as sentences: a bad name or a broken structure refuses the whole zip. */
 function unreadable(err: unknown): AppError {
   const message = err instanceof Error ? err.message : String(err);
-  if (/^(absolute path|invalid relative path|invalid characters in fileName)/.test(message)) {
+  if (/^(absolute path|invalid relative path)/.test(message)) {
     return wholeZip(
       'VALIDATION_FAILED',
       'This zip has a file whose path leaves the zip (an absolute path or "../"); nothing in it was used. Zip the photos again from their folder.',
@@ -123,7 +123,7 @@ async function inflate(
 export async function* photosInZip(path: string, limits: ZipLimits): AsyncGenerator<ZipItem> {
   let zip: ZipFile;
   try {
-    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, strictFileNames: true });
+    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false });
   } catch (err) {
     throw unreadable(err);
   }

@@ -39,7 +39,7 @@ export interface TrainingFormLimits {
 
 const invalid = (message: string) => new AppError('VALIDATION_FAILED', message);
 
-export const tooManyFiles = () =>
+const tooManyFiles = () =>
   invalid(
     `This upload has more than ${TRAINING_MAX_PHOTOS} files; a training set holds at most ${TRAINING_MAX_PHOTOS} photos. Choose your best ${TRAINING_MAX_PHOTOS}.`,
   );

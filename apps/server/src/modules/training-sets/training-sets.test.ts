@@ -177,7 +177,7 @@ describe(`training sets on ${testDb}`, () => {
     expect(trainingFiles(env, bob.userId)).toEqual([]);
   });
 
-  it.each([['../../escape.jpg'], ['/etc/escape.jpg'], ['photos/../../escape.jpg']])(
+  it.each([['../../escape.jpg'], ['/etc/escape.jpg'], ['photos/../../escape.jpg'], ['..\\..\\escape.jpg']])(
     'refuses a zip with the path %s as a whole',
     async (name) => {
       const bob = await someone();
