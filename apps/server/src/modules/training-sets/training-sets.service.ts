@@ -7,7 +7,6 @@ import {
   TRAINING_ZIP_MAX_UNPACKED_BYTES,
   type RefusedPhoto,
 } from '@lumina/contracts';
-import * as media from '../../adapters/media/media.ts';
 import type { Storage } from '../../adapters/storage/index.ts';
 import type { Database, Tx } from '../../db/client.ts';
 import type { TrainingImageRow, TrainingSetRow } from '../../db/schema/index.ts';
@@ -244,10 +243,9 @@ export class TrainingSetsService {
         reason: `Too small: ${image.width}×${image.height}; photos need at least ${TRAINING_MIN_SIDE} px on the short side.`,
       };
     }
-    let thumbnail: Buffer;
     let signals;
     try {
-      [thumbnail, signals] = await Promise.all([media.thumbnail(image.bytes), photoSignals(image.bytes)]);
+      signals = await photoSignals(image.bytes);
     } catch {
       return { reason: DAMAGED };
     }
@@ -260,7 +258,7 @@ export class TrainingSetsService {
       contentType: image.contentType,
       width: image.width,
       height: image.height,
-      thumbnail,
+      thumbnail: signals.thumbnail,
       phash: signals.phash,
       hints: signals.hints,
     };
