@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testDb, type TestEnv, useTestEnv } from '../../../test/harness.ts';
 import { signedInClient, type Client, useSignedIn } from '../../../test/support/api.ts';
 import { trainingImages, trainingSets } from '../../db/schema/index.ts';
+import { formatBytes } from '../uploads/multipart.ts';
 import { NOT_AN_IMAGE } from '../uploads/normalise.ts';
 import { filesOf, sidewaysJpegWithGps } from '../uploads/uploads.test-helpers.ts';
 import { BLURRY_HINT, NO_SUBJECT_HINT } from './photo-checks.ts';
@@ -193,6 +194,22 @@ describe(`training sets on ${testDb}`, () => {
     },
   );
 
+  it('refuses a zip of more than 100 files as a whole', async () => {
+    const bob = await someone();
+    const [photo] = await photos([65]);
+    const zip = buildZip(
+      range(1, 101).map((i) => ({
+        name: `p${i}.jpg`,
+        data: photo!.data as Buffer,
+        method: 'store' as const,
+      })),
+    );
+    const res = await upload(env, bob, [{ filename: 'many.zip', data: zip }]);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().detail).toBe('This zip has 101 files; a zip of training photos may have at most 100.');
+    expect(trainingFiles(env, bob.userId)).toEqual([]);
+  });
+
   it('refuses more than 30 files before looking at any', async () => {
     const bob = await someone();
     const parts = range(1, 31).map((i) => ({ filename: `p${i}.jpg`, data: `not a photo ${i}` }));
@@ -366,6 +383,43 @@ describe(`training sets on ${testDb}`, () => {
     const wrongField = await upload(env, bob, [{ ...photo!, name: 'file' }]);
     expect(wrongField.statusCode).toBe(400);
     expect(wrongField.json().detail).toMatch(/"file" is not a field of this form/);
+  });
+});
+
+describe(`training photos over the size limit on ${testDb}`, () => {
+  const env = useTestEnv({ workers: false, env: { UPLOAD_MAX_BYTES: String(100 * 1024) } });
+  const erin = useSignedIn(env, 'erin');
+
+  it('refuses a photo over UPLOAD_MAX_BYTES by name, sent alone or in a zip, keeping the rest', async () => {
+    const grainy = await sharp({
+      create: {
+        width: 700,
+        height: 600,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    expect(grainy.length).toBeGreaterThan(100 * 1024);
+    const good = await photos(range(400, 5));
+    const sent = await upload(env, erin, [...good, { filename: 'grainy.jpg', data: grainy }]);
+    expect(sent.statusCode).toBe(201);
+    const reason = (sent.json() as TrainingUploadResult).refused;
+    expect(reason).toEqual([
+      {
+        filename: 'grainy.jpg',
+        reason: `Too large: ${formatBytes(grainy.length)}; each photo may be at most 100 KB.`,
+      },
+    ]);
+    const zip = buildZip([
+      ...(await photos(range(410, 5))).map((p) => ({ name: p.filename, data: p.data as Buffer })),
+      { name: 'grainy.jpg', data: grainy, method: 'store' },
+    ]);
+    const zipped = await upload(env, erin, [{ filename: 'set.zip', data: zip }]);
+    expect(zipped.statusCode).toBe(201);
+    expect((zipped.json() as TrainingUploadResult).refused).toEqual(reason);
   });
 });
 
