@@ -10,7 +10,8 @@
  * own high-water mark (VmHWM in /proc/<pid>/status, reset before each run through clear_refs), so no
  * sampling interval can miss the peak. Each set is deleted after its run.
  *
- * Run: `npx tsx bench/training-upload.bench.ts [--runs 3] [--no-write]`. Writes the "Training-set
+ * Run: `npx tsx bench/training-upload.bench.ts [--runs 3] [--postgres] [--no-write]`; with --postgres the
+ * server uses a fresh database on BENCH_DATABASE_URL, so its RSS leaves out the embedded database's. Writes the "Training-set
  * upload" section of docs/BENCHMARKS.md unless --no-write.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,12 +20,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import sharp from 'sharp';
-import { machineNote, ms, table, writeSection } from './support.ts';
+import { freshPostgres, machineNote, ms, table, writeSection } from './support.ts';
 
 const args = process.argv.slice(2);
 const runsArg = args.indexOf('--runs');
 const RUNS = runsArg >= 0 ? Number(args[runsArg + 1]) : 3;
 const WRITE = !args.includes('--no-write');
+/** PostgreSQL (BENCH_DATABASE_URL) instead of the embedded database, whose memory is the server's own. */
+const POSTGRES = args.includes('--postgres');
 
 const PHOTOS = 20;
 const WIDTH = 4000;
@@ -115,7 +118,9 @@ for (let i = 0; i < PHOTOS; i++) photos.push(await photo(i + 1));
 const totalMb = photos.reduce((sum, p) => sum + p.length, 0) / (1024 * 1024);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumina-bench-training-'));
+const database = POSTGRES ? await freshPostgres() : undefined;
 const server = startServer({
+  ...(database ? { DATABASE_URL: database.url } : {}),
   NODE_ENV: 'test',
   LOG_LEVEL: 'warn',
   ROLES: 'api',
@@ -174,6 +179,7 @@ for (let run = 1; run <= RUNS; run++) {
 }
 const loadAfter = os.loadavg()[0]!;
 await stop(server.child);
+await database?.drop();
 rmSync(dataDir, { recursive: true, force: true });
 
 const median = [...walls].sort((a, b) => a - b)[Math.floor(walls.length / 2)]!;
@@ -193,4 +199,4 @@ at a time in the decode slots; a zip is spooled to disk instead).
 ${machineNote(loadBefore, loadAfter)}
 `;
 console.log(section);
-if (WRITE) writeSection('Training-set upload', section);
+if (WRITE) writeSection(`Training-set upload (${POSTGRES ? 'PostgreSQL' : 'PGlite'})`, section);

@@ -11,10 +11,10 @@ import type { Storage } from '../../adapters/storage/index.ts';
 import type { Database, Tx } from '../../db/client.ts';
 import type { TrainingImageRow, TrainingSetRow } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
-import { normaliseUpload, DAMAGED } from '../uploads/normalise.ts';
+import { DAMAGED, normaliseUpload, type NormalisedImage } from '../uploads/normalise.ts';
 import { checkUploadQuota } from '../uploads/upload-quota.ts';
 import { lockUploadQuota } from '../uploads/uploads.repository.ts';
-import { DUPLICATE_DISTANCE, hammingDistance, photoSignals } from './photo-checks.ts';
+import { DUPLICATE_DISTANCE, hammingDistance, photoSignals, type PhotoSignals } from './photo-checks.ts';
 import { photosInZip, tooLargeReason, type ZipItem } from './photo-zip.ts';
 import type { TrainingUpload } from './training-form.ts';
 import * as repo from './training-sets.repository.ts';
@@ -22,17 +22,29 @@ import * as repo from './training-sets.repository.ts';
 /** Where a set's files live: under the person's folder, one folder per set, so a set goes by prefix. */
 export const trainingSetPrefix = (userId: string, setId: string) => `users/${userId}/training/${setId}/`;
 
-/** A photo checked and normalised, in memory until the whole upload is known to be acceptable. */
+/** A photo checked, normalised and written to storage; its row is written once the whole upload is known to be acceptable. */
 interface AcceptedPhoto {
   id: string;
   filename: string;
-  bytes: Buffer;
+  storageKey: string;
+  thumbnailKey: string;
   contentType: 'image/jpeg' | 'image/png';
   width: number;
   height: number;
-  thumbnail: Buffer;
+  bytes: number;
   phash: string;
   hints: string[];
+}
+
+/** What an upload must satisfy once its files are checked, and what creates or locks its set. */
+interface UploadRules {
+  /** Photos the set may still take (the upload stops as soon as it has more usable ones). */
+  room: number;
+  tooMany(accepted: number): AppError;
+  /** Throws when the accepted photos cannot make or extend the set. */
+  judge(accepted: AcceptedPhoto[], refused: RefusedPhoto[]): void;
+  /** In the transaction, before the rows: creates the set, or locks it and checks again. */
+  before(tx: Tx, accepted: AcceptedPhoto[]): Promise<void>;
 }
 
 export interface UploadOutcome {
@@ -103,24 +115,23 @@ export class TrainingSetsService {
 
   /** A new set from an upload (POST /api/upload_train_images). */
   async create(userId: string, upload: TrainingUpload): Promise<UploadOutcome> {
-    const { accepted, refused } = await this.check(upload, []);
-    if (accepted.length < TRAINING_MIN_PHOTOS) {
-      const sent = accepted.length + refused.length;
-      throw invalid(
-        `Only ${accepted.length} of the ${sent} file${sent === 1 ? '' : 's'} sent ${accepted.length === 1 ? 'is a usable photo' : 'are usable photos'}, and a training set needs at least ${TRAINING_MIN_PHOTOS}.` +
-          (refused.length > 0 ? ` Not used: ${listRefused(refused)}` : ''),
-      );
-    }
-    if (accepted.length > TRAINING_MAX_PHOTOS) {
-      throw invalid(
-        `This upload has ${accepted.length} usable photos; a training set holds at most ${TRAINING_MAX_PHOTOS}. Choose your best ${TRAINING_MAX_PHOTOS}.`,
-      );
-    }
     const setId = randomUUID();
-    await this.storeAndInsert(userId, setId, accepted, async (tx) => {
-      await repo.insertSet(tx, { id: setId, userId });
+    return this.take(userId, setId, upload, [], {
+      room: TRAINING_MAX_PHOTOS,
+      tooMany: () =>
+        invalid(
+          `This upload has more than ${TRAINING_MAX_PHOTOS} usable photos; a training set holds at most ${TRAINING_MAX_PHOTOS}. Choose your best ${TRAINING_MAX_PHOTOS}.`,
+        ),
+      judge: (accepted, refused) => {
+        if (accepted.length >= TRAINING_MIN_PHOTOS) return;
+        const sent = accepted.length + refused.length;
+        throw invalid(
+          `Only ${accepted.length} of the ${sent} file${sent === 1 ? '' : 's'} sent ${accepted.length === 1 ? 'is a usable photo' : 'are usable photos'}, and a training set needs at least ${TRAINING_MIN_PHOTOS}.` +
+            (refused.length > 0 ? ` Not used: ${listRefused(refused)}` : ''),
+        );
+      },
+      before: (tx) => repo.insertSet(tx, { id: setId, userId }),
     });
-    return this.outcome(userId, setId, accepted, refused);
   }
 
   /** More photos for a set (POST /api/training_sets/{id}/photos), up to TRAINING_MAX_PHOTOS in all. */
@@ -133,23 +144,24 @@ export class TrainingSetsService {
         `This set already has ${existing.length} photos, the most a set holds; remove some first.`,
       );
     }
-    const { accepted, refused } = await this.check(upload, existing);
-    if (accepted.length === 0) {
-      throw invalid(`None of these files can be added: ${listRefused(refused)}`);
-    }
-    const tooMany = (count: number) =>
+    const tooMany = (count: number, adding: number) =>
       invalid(
-        `This set has ${count} photos; adding ${accepted.length} would make ${count + accepted.length}, and a set holds at most ${TRAINING_MAX_PHOTOS}. Remove some or add fewer.`,
+        `This set has ${count} photos; adding ${adding} would make ${count + adding}, and a set holds at most ${TRAINING_MAX_PHOTOS}. Remove some or add fewer.`,
       );
-    if (existing.length + accepted.length > TRAINING_MAX_PHOTOS) throw tooMany(existing.length);
-    await this.storeAndInsert(userId, setId, accepted, async (tx) => {
-      // Checked again under the set's lock: another upload may have added photos meanwhile.
-      if (!(await repo.lockSet(tx, userId, setId))) throw notFound();
-      const count = await repo.countPhotos(tx, setId);
-      if (count + accepted.length > TRAINING_MAX_PHOTOS) throw tooMany(count);
-      await repo.touchSet(tx, setId);
+    return this.take(userId, setId, upload, existing, {
+      room: TRAINING_MAX_PHOTOS - existing.length,
+      tooMany: (accepted) => tooMany(existing.length, accepted),
+      judge: (accepted, refused) => {
+        if (accepted.length === 0) throw invalid(`None of these files can be added: ${listRefused(refused)}`);
+      },
+      before: async (tx, accepted) => {
+        // Checked again under the set's lock: another upload may have added photos meanwhile.
+        if (!(await repo.lockSet(tx, userId, setId))) throw notFound();
+        const count = await repo.countPhotos(tx, setId);
+        if (count + accepted.length > TRAINING_MAX_PHOTOS) throw tooMany(count, accepted.length);
+        await repo.touchSet(tx, setId);
+      },
     });
-    return this.outcome(userId, setId, accepted, refused);
   }
 
   async list(userId: string) {
@@ -188,26 +200,71 @@ export class TrainingSetsService {
     await this.storage.deletePrefix(trainingSetPrefix(userId, setId));
   }
 
-  /** Every file of the upload checked in turn; the photos kept and the files refused, with why. */
-  private async check(
+  /**
+   * Checks the upload's files in turn, writing each usable photo's files as it goes (so no more than
+   * one photo is held decoded or normalised at a time), then writes the rows in one transaction. On
+   * any refusal every file written is deleted: a refused upload leaves nothing behind.
+   */
+  private async take(
+    userId: string,
+    setId: string,
     upload: TrainingUpload,
     existing: TrainingImageRow[],
+    rules: UploadRules,
+  ): Promise<UploadOutcome> {
+    const written: string[] = [];
+    let checked;
+    try {
+      checked = await this.check(userId, setId, upload, existing, rules, written);
+      rules.judge(checked.accepted, checked.refused);
+      await this.insert(userId, setId, checked.accepted, rules);
+    } catch (err) {
+      await Promise.all(written.map((key) => this.storage.delete(key))).catch(() => undefined);
+      throw err;
+    }
+    const { set, photos } = await this.get(userId, setId);
+    return {
+      set,
+      photos,
+      hints: new Map(checked.accepted.map((p) => [p.id, p.hints])),
+      refused: checked.refused,
+    };
+  }
+
+  /** The upload's files one at a time: a photo's bytes (from the form or the zip) can go once it is checked. */
+  private files(upload: TrainingUpload): AsyncIterable<ZipItem> | Iterable<ZipItem> {
+    if (upload.zip) {
+      return photosInZip(upload.zip.path, {
+        maxEntries: TRAINING_ZIP_MAX_ENTRIES,
+        maxUnpackedBytes: TRAINING_ZIP_MAX_UNPACKED_BYTES,
+        maxEntryBytes: this.maxBytes,
+      });
+    }
+    const { photos } = upload;
+    const maxBytes = this.maxBytes;
+    return (function* () {
+      // Taken off the form as they are checked, so their bytes are not held to the end of the request.
+      for (let next = photos.shift(); next; next = photos.shift()) {
+        yield 'oversize' in next
+          ? { name: next.filename, refused: tooLargeReason(next.oversize, maxBytes) }
+          : { name: next.filename, bytes: next.bytes };
+      }
+    })();
+  }
+
+  /** Every file checked in turn; the photos kept (their files written, keys in `written`) and the files refused, with why. */
+  private async check(
+    userId: string,
+    setId: string,
+    upload: TrainingUpload,
+    existing: TrainingImageRow[],
+    rules: UploadRules,
+    written: string[],
   ): Promise<{ accepted: AcceptedPhoto[]; refused: RefusedPhoto[] }> {
     const accepted: AcceptedPhoto[] = [];
     const refused: RefusedPhoto[] = [];
     const known = existing.map((p) => ({ filename: p.filename, phash: p.phash }));
-    const items: AsyncIterable<ZipItem> | Iterable<ZipItem> = upload.zip
-      ? photosInZip(upload.zip.path, {
-          maxEntries: TRAINING_ZIP_MAX_ENTRIES,
-          maxUnpackedBytes: TRAINING_ZIP_MAX_UNPACKED_BYTES,
-          maxEntryBytes: this.maxBytes,
-        })
-      : upload.photos.map((p) =>
-          'oversize' in p
-            ? { name: p.filename, refused: tooLargeReason(p.oversize, this.maxBytes) }
-            : { name: p.filename, bytes: p.bytes },
-        );
-    for await (const item of items) {
+    for await (const item of this.files(upload)) {
       const filename = label(item.name);
       if ('refused' in item) {
         refused.push({ filename, reason: item.refused });
@@ -218,7 +275,9 @@ export class TrainingSetsService {
         refused.push({ filename, reason: result.reason });
         continue;
       }
-      accepted.push(result);
+      // More usable photos than the set can take: no need to look at the rest.
+      if (accepted.length + 1 > rules.room) throw rules.tooMany(accepted.length + 1);
+      accepted.push(await this.write(userId, setId, filename, result, written));
     }
     return { accepted, refused };
   }
@@ -227,7 +286,7 @@ export class TrainingSetsService {
     filename: string,
     bytes: Buffer,
     others: Array<{ filename: string; phash: string }>,
-  ): Promise<AcceptedPhoto | { reason: string }> {
+  ): Promise<{ image: NormalisedImage; signals: PhotoSignals } | { reason: string }> {
     if (bytes.length === 0) return { reason: 'Empty file: choose it again.' };
     let image;
     try {
@@ -251,87 +310,76 @@ export class TrainingSetsService {
     }
     const twin = others.find((o) => hammingDistance(o.phash, signals.phash) <= DUPLICATE_DISTANCE);
     if (twin) return { reason: `Duplicate: the same photo as ${twin.filename}.` };
+    return { image, signals };
+  }
+
+  /** Writes a checked photo and its thumbnail under the set's folder. */
+  private async write(
+    userId: string,
+    setId: string,
+    filename: string,
+    { image, signals }: { image: NormalisedImage; signals: PhotoSignals },
+    written: string[],
+  ): Promise<AcceptedPhoto> {
+    const id = randomUUID();
+    const prefix = trainingSetPrefix(userId, setId);
+    const storageKey = `${prefix}${id}.${image.contentType === 'image/png' ? 'png' : 'jpg'}`;
+    const thumbnailKey = `${prefix}${id}.thumb.webp`;
+    written.push(storageKey, thumbnailKey);
+    await Promise.all([
+      this.storage.put(storageKey, image.bytes, { contentType: image.contentType }),
+      this.storage.put(thumbnailKey, signals.thumbnail, { contentType: 'image/webp' }),
+    ]);
     return {
-      id: randomUUID(),
+      id,
       filename,
-      bytes: image.bytes,
+      storageKey,
+      thumbnailKey,
       contentType: image.contentType,
       width: image.width,
       height: image.height,
-      thumbnail: signals.thumbnail,
+      bytes: image.bytes.length,
       phash: signals.phash,
       hints: signals.hints,
     };
   }
 
   /**
-   * Writes the photos' files, then their rows in one transaction (with `before`, which creates or
-   * locks the set), with the upload quota checked again under its lock. On any failure the files
-   * written are deleted, so a refusal leaves nothing behind.
+   * The photos' rows in one transaction, after `rules.before` (which creates or locks the set), with
+   * the upload quota checked under its lock so uploads at the same moment cannot together pass it.
    */
-  private async storeAndInsert(
+  private async insert(
     userId: string,
     setId: string,
     photos: AcceptedPhoto[],
-    before: (tx: Tx) => Promise<void>,
+    rules: UploadRules,
   ): Promise<void> {
-    const adding = photos.reduce((sum, p) => sum + p.bytes.length, 0);
-    // Early, so a person over quota costs no storage writes.
-    await checkUploadQuota(this.db, userId, adding, this.quotaBytes);
-    const prefix = trainingSetPrefix(userId, setId);
-    const keys = (p: AcceptedPhoto) => ({
-      storageKey: `${prefix}${p.id}.${p.contentType === 'image/png' ? 'png' : 'jpg'}`,
-      thumbnailKey: `${prefix}${p.id}.thumb.webp`,
-    });
-    const written: string[] = [];
-    const discard = () => Promise.all(written.map((key) => this.storage.delete(key))).catch(() => undefined);
-    try {
-      for (const photo of photos) {
-        const { storageKey, thumbnailKey } = keys(photo);
-        written.push(storageKey, thumbnailKey);
-        await Promise.all([
-          this.storage.put(storageKey, photo.bytes, { contentType: photo.contentType }),
-          this.storage.put(thumbnailKey, photo.thumbnail, { contentType: 'image/webp' }),
-        ]);
+    const adding = photos.reduce((sum, p) => sum + p.bytes, 0);
+    await this.db.transaction(async (tx) => {
+      await rules.before(tx, photos);
+      if (Number.isFinite(this.quotaBytes)) {
+        await lockUploadQuota(tx, userId);
+        await checkUploadQuota(tx, userId, adding, this.quotaBytes);
       }
-      await this.db.transaction(async (tx) => {
-        await before(tx);
-        if (Number.isFinite(this.quotaBytes)) {
-          await lockUploadQuota(tx, userId);
-          await checkUploadQuota(tx, userId, adding, this.quotaBytes);
-        }
-        // Explicit times, a millisecond apart: the set lists its photos in the order they were sent.
-        const now = Date.now();
-        await repo.insertPhotos(
-          tx,
-          photos.map((p, i) => ({
-            id: p.id,
-            setId,
-            userId,
-            filename: p.filename,
-            ...keys(p),
-            contentType: p.contentType,
-            width: p.width,
-            height: p.height,
-            bytes: p.bytes.length,
-            phash: p.phash,
-            createdAt: new Date(now + i),
-          })),
-        );
-      });
-    } catch (err) {
-      await discard();
-      throw err;
-    }
-  }
-
-  private async outcome(
-    userId: string,
-    setId: string,
-    accepted: AcceptedPhoto[],
-    refused: RefusedPhoto[],
-  ): Promise<UploadOutcome> {
-    const { set, photos } = await this.get(userId, setId);
-    return { set, photos, hints: new Map(accepted.map((p) => [p.id, p.hints])), refused };
+      // Explicit times, a millisecond apart: the set lists its photos in the order they were sent.
+      const now = Date.now();
+      await repo.insertPhotos(
+        tx,
+        photos.map((p, i) => ({
+          id: p.id,
+          setId,
+          userId,
+          filename: p.filename,
+          storageKey: p.storageKey,
+          thumbnailKey: p.thumbnailKey,
+          contentType: p.contentType,
+          width: p.width,
+          height: p.height,
+          bytes: p.bytes,
+          phash: p.phash,
+          createdAt: new Date(now + i),
+        })),
+      );
+    });
   }
 }

@@ -194,6 +194,24 @@ describe(`training sets on ${testDb}`, () => {
     },
   );
 
+  it('refuses a zip of 31 usable photos, deleting the files it had written', async () => {
+    const bob = await someone();
+    const zip = buildZip(
+      (await photos(range(600, 31))).map((p) => ({
+        name: p.filename,
+        data: p.data as Buffer,
+        method: 'store' as const,
+      })),
+    );
+    const res = await upload(env, bob, [{ filename: 'many.zip', data: zip }]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toBe(
+      'This upload has more than 30 usable photos; a training set holds at most 30. Choose your best 30.',
+    );
+    expect(trainingFiles(env, bob.userId)).toEqual([]);
+    expect(await setRows(env, bob.userId)).toEqual([]);
+  });
+
   it('refuses a zip of more than 100 files as a whole', async () => {
     const bob = await someone();
     const [photo] = await photos([65]);
