@@ -186,15 +186,15 @@ const median = [...walls].sort((a, b) => a - b)[Math.floor(walls.length / 2)]!;
 const section = `
 Uploading and checking ${PHOTOS} photos of 12 megapixels (${WIDTH} × ${HEIGHT} JPEGs with EXIF and GPS,
 ${totalMb.toFixed(0)} MB in all) as one \`POST /api/upload_train_images\` over real HTTP to its own server
-process (\`bench/pipeline-server.ts\`, production wiring, embedded PGlite, local disk storage): each photo
+process (\`bench/pipeline-server.ts\`, production wiring, ${POSTGRES ? 'PostgreSQL' : 'embedded PGlite'}, local disk storage): each photo
 sniffed, normalised (metadata stripped; upright JPEGs keep their data), thumbnailed, perceptually hashed
 and checked for blur and subject, then stored with its row. \`bench/training-upload.bench.ts\`, ${RUNS} runs.
 
 ${table(['run', 'wall', 'per photo', 'server CPU', 'server RSS before', 'server RSS peak'], rows)}
 
 Median ${ms(median)} for the ${PHOTOS} photos; the server's memory rose by at most ${Math.max(...rises).toFixed(0)} MB
-above where it stood (the form's ${totalMb.toFixed(0)} MB is held in memory while its photos are checked one
-at a time in the decode slots; a zip is spooled to disk instead).
+above where it stood (the form's ${totalMb.toFixed(0)} MB is read into memory first, to count its files; its photos are
+then checked, written and let go one at a time; a zip is spooled to disk instead).
 
 ${machineNote(loadBefore, loadAfter)}
 `;
