@@ -44,6 +44,15 @@ const tooManyFiles = () =>
     `This upload has more than ${TRAINING_MAX_PHOTOS} files; a training set holds at most ${TRAINING_MAX_PHOTOS} photos. Choose your best ${TRAINING_MAX_PHOTOS}.`,
   );
 
+const onlyFiles = () => invalid(`This form takes files only: send the photos (or one zip) as "${FIELD}".`);
+
+/** The parser's limits in this form's terms (the shared messages speak of the other forms' limits). */
+function parserLimit(code: string | undefined): AppError | undefined {
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') return tooManyFiles();
+  if (code === 'FST_FIELDS_LIMIT') return onlyFiles();
+  return undefined;
+}
+
 /** A zip starts with a local file header (or, empty, with the end of its directory). */
 const isZip = (head: Buffer) =>
   head.length >= 4 &&
@@ -110,8 +119,7 @@ export async function readTrainingUpload(
       else photos.push(received);
     }
   } catch (err) {
-    const mapped =
-      (err as { code?: string }).code === 'FST_FILES_LIMIT' ? tooManyFiles() : fromParserError(err, spec);
+    const mapped = parserLimit((err as { code?: string }).code) ?? fromParserError(err, spec);
     drain(request);
     await dispose();
     throw mapped ?? err;
