@@ -79,8 +79,9 @@ function listRefused(refused: RefusedPhoto[]): string {
 /**
  * Training sets (issue 12): a person's photos for training a model, each checked like any upload
  * (type from the bytes, size and pixel limits, upright, no metadata) and for training (big enough,
- * not a duplicate), with hints that do not refuse (blurry, no clear subject). Nothing is stored until
- * the whole upload is known to be acceptable; a refusal leaves no set, no rows and no files.
+ * not a duplicate), with hints that do not refuse (blurry, no clear subject). Each usable photo's
+ * files are written as it is checked; its row only once the whole upload is known to be acceptable.
+ * A refusal deletes what was written: no set, no rows and no files are left.
  */
 export class TrainingSetsService {
   private readonly db: Database;
