@@ -18,6 +18,7 @@ import { toolsRoutes } from './modules/tools/tools.routes.ts';
 import { toolRunsRoutes } from './modules/tool-runs/tool-runs.routes.ts';
 import { videosRoutes } from './modules/videos/videos.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { trainingSetsRoutes } from './modules/training-sets/training-sets.routes.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
@@ -132,6 +133,12 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     maxBytes: config.uploads.maxBytes,
     maxPixels: config.uploads.maxPixels,
     heicMaxPixels: config.uploads.heicMaxPixels,
+  });
+
+  trainingSetsRoutes(app, {
+    trainingSets: container.services.trainingSets,
+    storage: container.storage,
+    maxBytes: config.uploads.maxBytes,
   });
 
   creditsRoutes(app, {

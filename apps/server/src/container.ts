@@ -31,6 +31,7 @@ import { SERVER_TOOLS } from './modules/tools/definitions/index.ts';
 import { toolKind } from './modules/tools/tool-kind.ts';
 import { ToolRunsService } from './modules/tool-runs/tool-runs.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
+import { TrainingSetsService } from './modules/training-sets/training-sets.service.ts';
 import { configureDecodeSlots } from './adapters/media/decode-slots.ts';
 import { GenerationService } from './modules/generation/generation.service.ts';
 import { textToImageKind } from './modules/generation/text-to-image.kind.ts';
@@ -94,6 +95,8 @@ export interface Container {
     analytics: Analytics;
     /** Publishes the example set on a fresh install (EXAMPLES_SEED, EXAMPLES_FILE). */
     examples: ExampleSeeder;
+    /** People's training photos (modules/training-sets). */
+    trainingSets: TrainingSetsService;
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -307,6 +310,14 @@ export async function createContainer(
     images,
     videos,
     tools,
+    trainingSets: new TrainingSetsService({
+      db: database.db,
+      storage,
+      maxBytes: config.uploads.maxBytes,
+      maxPixels: config.uploads.maxPixels,
+      heicMaxPixels: config.uploads.heicMaxPixels,
+      quotaBytes: config.limits.uploadQuotaBytes,
+    }),
     webhooks: { fal: createFalWebhookVerifier(config), replicate: createReplicateWebhookVerifier(config) },
   };
 

@@ -58,6 +58,14 @@ import {
   videosContract,
 } from './tools.ts';
 import { toolRunsContract } from './tool-runs.ts';
+import {
+  deleteTrainingPhotoContract,
+  deleteTrainingSetContract,
+  extendTrainingSetContract,
+  listTrainingSetsContract,
+  trainingSetContract,
+  uploadTrainingPhotosContract,
+} from './training.ts';
 import { falWebhookContract, replicateWebhookContract } from './webhooks.ts';
 import { legalDocumentContract, publicConfigContract } from './site.ts';
 import {
@@ -140,4 +148,10 @@ export const contracts = {
   replicateWebhook: replicateWebhookContract,
   publicConfig: publicConfigContract,
   legalDocument: legalDocumentContract,
+  uploadTrainingPhotos: uploadTrainingPhotosContract,
+  extendTrainingSet: extendTrainingSetContract,
+  listTrainingSets: listTrainingSetsContract,
+  trainingSet: trainingSetContract,
+  deleteTrainingPhoto: deleteTrainingPhotoContract,
+  deleteTrainingSet: deleteTrainingSetContract,
 } satisfies Record<string, Contract>;

@@ -42,12 +42,14 @@ export async function inspect(bytes: Buffer): Promise<ImageInfo> {
  * source's in about three quarters, at the same quality setting and within ~1 % of effort 4's bytes.
  */
 export const THUMBNAIL_WEBP_EFFORT = 2;
+/** Every thumbnail's WebP settings (training photos make theirs from an already-decoded copy). */
+export const THUMBNAIL_WEBP = { quality: 80, effort: THUMBNAIL_WEBP_EFFORT } as const;
 
 /** A WebP thumbnail no larger than THUMBNAIL_MAX_SIDE on its longer side, orientation applied. */
 export function thumbnail(bytes: Buffer): Promise<Buffer> {
   return sharp(bytes)
     .rotate()
     .resize(THUMBNAIL_MAX_SIDE, THUMBNAIL_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 80, effort: THUMBNAIL_WEBP_EFFORT })
+    .webp(THUMBNAIL_WEBP)
     .toBuffer();
 }

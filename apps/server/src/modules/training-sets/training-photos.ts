@@ -1,30 +1,32 @@
-/**
- * Minimal stand-in (the training-sets helper's version replaces it at merge): a set's photos, read
- * back from storage for a trainer.
- */
+import { buffer } from 'node:stream/consumers';
 import type { InputImage } from '../../adapters/providers/image-tools.ts';
-import type { Storage } from '../../adapters/storage/storage.ts';
+import type { Storage } from '../../adapters/storage/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { setPhotos } from './training-photos.repository.ts';
+import { findSet, photosOf } from './training-sets.repository.ts';
 
-/** The user's set's photos and a cover (its first thumbnail); undefined when the set is not theirs. */
+/**
+ * A set's photos as a trainer receives them (the training job calls this), in the order they were
+ * added, and the first one's thumbnail as the model's cover until it has images of its own.
+ * Undefined when `userId` has no such set.
+ */
 export async function loadTrainingPhotos(
   deps: { db: DbOrTx; storage: Storage },
   userId: string,
   setId: string,
 ): Promise<{ photos: InputImage[]; coverKey: string | null } | undefined> {
-  const rows = await setPhotos(deps.db, userId, setId);
-  if (!rows) return undefined;
-  const photos = await Promise.all(
-    rows.map(async (row) => {
-      const object = await deps.storage.get(row.storageKey);
-      return {
-        bytes: Buffer.concat(await object.body.toArray()),
-        contentType: row.contentType,
-        width: row.width,
-        height: row.height,
-      };
-    }),
-  );
+  const set = await findSet(deps.db, userId, setId);
+  if (!set) return undefined;
+  const rows = await photosOf(deps.db, setId);
+  // One at a time: a set of 30 large photos is read in turn rather than all opened at once.
+  const photos: InputImage[] = [];
+  for (const row of rows) {
+    const stored = await deps.storage.get(row.storageKey);
+    photos.push({
+      bytes: await buffer(stored.body),
+      contentType: row.contentType,
+      width: row.width,
+      height: row.height,
+    });
+  }
   return { photos, coverKey: rows[0]?.thumbnailKey ?? null };
 }

@@ -53,7 +53,7 @@ const invalid = (message: string) => new AppError('VALIDATION_FAILED', message);
 const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
 
 /** The parser's own errors (limits, malformed bodies) as AppErrors; anything else is ours to rethrow. */
-function fromParserError(err: unknown, spec: MultipartSpec): AppError | undefined {
+export function fromParserError(err: unknown, spec: MultipartSpec): AppError | undefined {
   if (err instanceof AppError) return err;
   const code = (err as { code?: string }).code;
   switch (code) {
@@ -87,7 +87,7 @@ function fromParserError(err: unknown, spec: MultipartSpec): AppError | undefine
 }
 
 /** Reads a part we will not use to its end so the parser moves on to the next one. */
-async function skip(part: Multipart): Promise<void> {
+export async function skip(part: Multipart): Promise<void> {
   if (part.type !== 'file') return;
   try {
     for await (const chunk of part.file) void chunk;
@@ -97,7 +97,7 @@ async function skip(part: Multipart): Promise<void> {
 }
 
 /** A parser error can leave bytes unread: discard them so the answer is not stuck behind them. */
-function drain(request: FastifyRequest): void {
+export function drain(request: FastifyRequest): void {
   if (!request.raw.readableEnded) request.raw.resume();
 }
 

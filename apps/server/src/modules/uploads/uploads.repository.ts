@@ -1,13 +1,21 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { images } from '../../db/schema/index.ts';
+import { images, trainingImages } from '../../db/schema/index.ts';
 
 /** Queries behind the upload quota. */
 
-/** Bytes of a person's stored uploads (images of kind "upload": the gallery's and the tools' alike). */
+/**
+ * Bytes of a person's stored uploads: images of kind "upload" (the gallery's and the tools' alike)
+ * and training photos.
+ */
 export async function uploadedBytes(db: DbOrTx, userId: string): Promise<number> {
   const [row] = await db
-    .select({ total: sql<number>`coalesce(sum(${images.bytes}), 0)`.mapWith(Number) })
+    .select({
+      total:
+        sql<number>`coalesce(sum(${images.bytes}), 0) + (select coalesce(sum(${trainingImages.bytes}), 0) from ${trainingImages} where ${trainingImages.userId} = ${userId})`.mapWith(
+          Number,
+        ),
+    })
     .from(images)
     .where(and(eq(images.userId, userId), eq(images.kind, 'upload')));
   return row?.total ?? 0;
