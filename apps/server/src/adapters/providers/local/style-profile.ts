@@ -59,7 +59,10 @@ const PNG_SIGNATURE = '89504e470d0a1a0a';
 
 const StyleProfileSchema = z
   .object({
-    palette: z.array(z.tuple([unit, unit, unit])).min(1).max(16),
+    palette: z
+      .array(z.tuple([unit, unit, unit]))
+      .min(1)
+      .max(16),
     weights: z.array(z.number().min(0).max(1)).optional(),
     contrast: z.number().min(0.25).max(4),
     saturation: z.number().min(0).max(4).optional(),

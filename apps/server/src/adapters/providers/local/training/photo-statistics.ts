@@ -89,8 +89,15 @@ export function measureTexture(rgb: Buffer, width: number, height: number): Text
       const up = i - width;
       const down = i + width;
       noise += Math.abs(
-        y[up - 1]! - 2 * y[up]! + y[up + 1]! - 2 * y[i - 1]! + 4 * y[i]! - 2 * y[i + 1]! +
-          y[down - 1]! - 2 * y[down]! + y[down + 1]!,
+        y[up - 1]! -
+          2 * y[up]! +
+          y[up + 1]! -
+          2 * y[i - 1]! +
+          4 * y[i]! -
+          2 * y[i + 1]! +
+          y[down - 1]! -
+          2 * y[down]! +
+          y[down + 1]!,
       );
       gradient += Math.abs(y[i + 1]! - y[i - 1]!) / 2 + Math.abs(y[down]! - y[up]!) / 2;
     }

@@ -161,7 +161,8 @@ function fillHoles(mask: Uint8Array, width: number, height: number): void {
   const queue = new Int32Array(mask.length);
   const open = (p: number) => mask[p] === 0 && reached[p] === 0;
   for (let x = 0; x < width; x++) {
-    for (const p of [x, (height - 1) * width + x]) if (open(p)) flood(p, reached, queue, width, height, open, 1);
+    for (const p of [x, (height - 1) * width + x])
+      if (open(p)) flood(p, reached, queue, width, height, open, 1);
   }
   for (let y = 0; y < height; y++) {
     for (const p of [y * width, y * width + width - 1])
