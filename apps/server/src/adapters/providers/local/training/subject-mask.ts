@@ -101,8 +101,10 @@ export function findSubject(rgb: Buffer, width: number, height: number): Subject
   const clarity = Math.max(0, (meanIn - meanOut) / (meanIn + 1e-6));
   const share = area / n;
   const contact = edge / (2 * (width + height) - 4);
+  // A region running from one side of the frame to the other is a band of background, not a subject.
+  const spans = (box.x0 === 0 && box.x1 === width - 1) || (box.y0 === 0 && box.y1 === height - 1);
   const clear =
-    share >= MIN_AREA && share <= MAX_AREA && contact <= MAX_EDGE_CONTACT && clarity >= MIN_CLARITY;
+    !spans && share >= MIN_AREA && share <= MAX_AREA && contact <= MAX_EDGE_CONTACT && clarity >= MIN_CLARITY;
   return { width, height, mask, clarity: clarity * (1 - contact), clear, box };
 }
 
