@@ -347,10 +347,8 @@ describe('LocalTextToImage', () => {
 
     it('at scale 1 makes images measurably closer in colour to the training photos', async () => {
       const images = await learn('warm', warm);
-      const target = (await Promise.all(images.map((i) => meanColour(i.bytes)))).reduce(
-        (sum, c) => sum.map((v, j) => v + c[j]! / images.length),
-        [0, 0, 0],
-      );
+      const colours = await Promise.all(images.map((i) => meanColour(i.bytes)));
+      const target = [0, 1, 2].map((j) => colours.reduce((sum, c) => sum + c[j]!, 0) / colours.length);
       const none = distance(await meanColour(await styled('warm', 0)), target);
       const half = distance(await meanColour(await styled('warm', 0.5)), target);
       const full = distance(await meanColour(await styled('warm', 1)), target);

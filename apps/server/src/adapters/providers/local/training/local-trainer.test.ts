@@ -40,7 +40,7 @@ async function learn(images: InputImage[], over: Partial<TrainingRequest> = {}):
 function weightedMean(profile: StyleProfile): [number, number, number] {
   const out: [number, number, number] = [0, 0, 0];
   profile.palette.forEach((c, i) => {
-    for (let j = 0; j < 3; j++) out[j] += c[j]! * profile.weights![i]!;
+    for (let j = 0; j < 3; j++) out[j]! += c[j]! * profile.weights![i]!;
   });
   return out;
 }
