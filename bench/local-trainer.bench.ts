@@ -140,8 +140,9 @@ ${out}
 
 How: one photo at a time, decoded by libjpeg at reduced scale (shrink-on-load) to 1024 px for grain
 and detail, then 192 px for colour, tone and the subject search; only the chosen photo is decoded
-again, at 512 px, for the cut-out. Memory therefore does not grow with the number or size of the
-photos beyond their compressed bytes.
+again, at 512 px, for the cut-out. Beyond the photos' own bytes, memory grows little with their
+number: measured by hand on smoother photos, peak RSS was 45 MB above the loaded photos for 5 and
+62 MB for 20 (the grainy photos here decode into more short-lived buffers before they are collected).
 `,
     );
   }
