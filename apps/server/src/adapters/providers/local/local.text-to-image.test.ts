@@ -4,7 +4,15 @@ import { ProviderError, type RunContext, type TextToImageRequest } from '../text
 import { LocalTextToImage, localRequestId } from './local.text-to-image.ts';
 import { parseStyleProfile, type StyleProfile } from './style-profile.ts';
 import { LOCAL_TRAINER_MODEL, LocalTrainer } from './training/local-trainer.ts';
-import { centredObject, dark, meanColour, photos, warm, type Paint } from './training/photos.test-helpers.ts';
+import {
+  bust,
+  centredObject,
+  dark,
+  meanColour,
+  photos,
+  warm,
+  type Paint,
+} from './training/photos.test-helpers.ts';
 
 const engine = new LocalTextToImage();
 
@@ -367,6 +375,18 @@ describe('LocalTextToImage', () => {
       expect(r1 - b1).toBeGreaterThan(80);
       expect(r1 - g1).toBeGreaterThan(60);
       expect(r0 - b0).toBeLessThan(0);
+    });
+
+    it('stands a portrait on the bottom edge of the picture', async () => {
+      await learn('bust', bust);
+      const bottom = async (png: Buffer) =>
+        meanColour(await sharp(png).extract({ left: 236, top: 496, width: 40, height: 16 }).png().toBuffer());
+      const prompt = { prompt: 'sunset over the hills' };
+      const [r0, , b0] = await bottom(await styled('bust', 0, prompt));
+      const [r1, , b1] = await bottom(await styled('bust', 1, prompt));
+      // The dark blue of the shoulders, where the hills were.
+      expect(b1 - r1).toBeGreaterThan(30);
+      expect(b0 - r0).toBeLessThan(b1 - r1 - 30);
     });
 
     it('darkens images with a profile learned from dark photos', async () => {

@@ -20,7 +20,8 @@ const visibility = (scale: number) => Math.max(0, Math.min(1, scale));
 
 /**
  * Composites the subject onto the working canvas, placed roughly where it sat in its photo (pulled
- * toward the centre) and nudged by the seed so each seed frames it a little differently.
+ * toward the centre, or standing on the bottom edge if it stood on its photo's) and nudged by the
+ * seed so each seed frames it a little differently.
  */
 export async function paintSubject(
   canvas: Canvas,
@@ -48,7 +49,7 @@ export async function paintSubject(
   const cx = W * (0.5 + (subject.placement.x - 0.5) * 0.5 + rng.range(-0.08, 0.08));
   const cy = H * (0.5 + (subject.placement.y - 0.5) * 0.5 + rng.range(-0.04, 0.04));
   const left = Math.round(Math.min(W - tw, Math.max(0, cx - tw / 2)));
-  const top = Math.round(Math.min(H - th, Math.max(0, cy - th / 2)));
+  const top = subject.placement.grounded ? H - th : Math.round(Math.min(H - th, Math.max(0, cy - th / 2)));
   for (let y = 0; y < th; y++) {
     const row = top + y;
     if (row < 0 || row >= H) continue;
@@ -96,6 +97,7 @@ export function matchToneCurve(canvas: Canvas, curve: number[], scale: number): 
     const k = Math.min(last - 1, Math.floor(t));
     target[b] = curve[k]! + (curve[k + 1]! - curve[k]!) * (t - k);
   }
+  limitSlope(target);
   for (let i = 0; i < d.length; i += 3) {
     const l = lum(d, i);
     const goal = l + (target[bin(l)]! - l) * amount;
@@ -108,6 +110,22 @@ export function matchToneCurve(canvas: Canvas, curve: number[], scale: number): 
       d[i] = d[i + 1] = d[i + 2] = goal;
     }
   }
+}
+
+/**
+ * Largest rise of the transfer function per unit of luminance. A set with a big flat area (a plain
+ * backdrop) has a tone curve that jumps; followed exactly, it would turn the slight noise of a flat
+ * region of the render into speckle. Limited as in CLAHE, from both ends, then averaged.
+ */
+const MAX_SLOPE = 3;
+
+function limitSlope(target: Float64Array): void {
+  const step = MAX_SLOPE / target.length;
+  const up = Float64Array.from(target);
+  const down = Float64Array.from(target);
+  for (let b = 1; b < target.length; b++) up[b] = Math.min(up[b]!, up[b - 1]! + step);
+  for (let b = target.length - 2; b >= 0; b--) down[b] = Math.max(down[b]!, down[b + 1]! - step);
+  for (let b = 0; b < target.length; b++) target[b] = (up[b]! + down[b]!) / 2;
 }
 
 /**

@@ -17,8 +17,11 @@ export interface StyleSubject {
   png: string;
   width: number;
   height: number;
-  /** Where the subject sat in its photo, as fractions of that photo (centre x, centre y, height). */
-  placement: { x: number; y: number; height: number };
+  /**
+   * Where the subject sat in its photo, as fractions of that photo (centre x, centre y, height), and
+   * whether it stood on the bottom edge (then the engine stands it on the bottom of the picture).
+   */
+  placement: { x: number; y: number; height: number; grounded?: boolean };
 }
 
 export interface StyleTexture {
@@ -84,7 +87,7 @@ const StyleProfileSchema = z
           ),
         width: z.int().min(1).max(SUBJECT_MAX_SIDE),
         height: z.int().min(1).max(SUBJECT_MAX_SIDE),
-        placement: z.object({ x: unit, y: unit, height: unit }),
+        placement: z.object({ x: unit, y: unit, height: unit, grounded: z.boolean().optional() }),
       })
       .nullable()
       .optional(),

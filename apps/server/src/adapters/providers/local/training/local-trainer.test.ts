@@ -5,7 +5,7 @@ import { ProviderError, type ProgressUpdate, type RunContext } from '../../text-
 import type { TrainingRequest } from '../../trainer.ts';
 import { parseStyleProfile, serializeStyleProfile, type StyleProfile } from '../style-profile.ts';
 import { LOCAL_TRAINER_MODEL, LocalTrainer } from './local-trainer.ts';
-import { busy, centredObject, dark, photos, warm } from './photos.test-helpers.ts';
+import { bust, busy, centredObject, dark, photos, warm } from './photos.test-helpers.ts';
 
 const trainer = new LocalTrainer();
 
@@ -116,6 +116,20 @@ describe('LocalTrainer', () => {
     expect(subject!.placement.y).toBeCloseTo(0.5, 1);
     expect(subject!.placement.height).toBeGreaterThan(0.4);
     expect(subject!.placement.height).toBeLessThan(0.75);
+  });
+
+  it('keeps a portrait cut by the bottom of the frame, marked as standing on it', async () => {
+    const { subject } = await learn(await photos(5, bust), { subject: 'person' });
+    expect(subject?.placement.grounded).toBe(true);
+    const { data, info } = await sharp(Buffer.from(subject!.png, 'base64'))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const alpha = (x: number, y: number) => data[(y * info.width + x) * 4 + 3]!;
+    let top = 0;
+    for (let x = 0; x < info.width; x++) top = Math.max(top, alpha(x, 0));
+    expect(top).toBe(0);
+    expect(alpha(info.width >> 1, info.height - 1)).toBeGreaterThan(200);
+    expect((await learn(await photos(5, centredObject))).subject?.placement.grounded).toBe(false);
   });
 
   it('keeps no subject when no photo has a clear one, or when training a style', async () => {

@@ -58,6 +58,18 @@ export const centredObject =
     return dx * dx + dy * dy < 0.08 ? [205, 45 + i * 4, 35] : [228, 226, 216];
   };
 
+/** Head and shoulders on a plain backdrop, the shoulders cut by the bottom of the frame (a portrait). */
+export const bust =
+  (i: number): Paint =>
+  (x, y) => {
+    const dx = (x - 0.5) * (4 / 3);
+    const head = dx * dx + (y - 0.42) * (y - 0.42) < 0.022;
+    const shoulders = y > 0.66 && Math.abs(dx) < 0.22 + (y - 0.66) * 0.4;
+    const neck = y > 0.5 && y <= 0.66 && Math.abs(dx) < 0.06;
+    if (head || neck) return [205, 150, 120 + i * 3];
+    return shoulders ? [40, 55, 120] : [228, 226, 216];
+  };
+
 /** Stripes of unrelated colours edge to edge: no single subject. */
 export const busy =
   (i: number): Paint =>

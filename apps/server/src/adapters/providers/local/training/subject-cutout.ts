@@ -66,6 +66,7 @@ export async function cutOutSubject(photo: Buffer): Promise<StyleSubject | null>
       x: round((found.box.x0 + found.box.x1 + 1) / 2 / sx),
       y: round((found.box.y0 + found.box.y1 + 1) / 2 / sy),
       height: round((found.box.y1 - found.box.y0 + 1) / sy),
+      grounded: found.grounded,
     },
   };
 }

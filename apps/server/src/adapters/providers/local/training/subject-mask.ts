@@ -6,7 +6,8 @@ import { oklabFromBytes } from './oklab.ts';
  * colour is unlike every dominant colour of the photo's border (the background, in a typical product
  * or portrait shot) and it sits toward the centre. The saliency map is thresholded (Otsu), only the
  * largest connected region is kept, and its holes are filled. "Clear" means one compact region that
- * stands out from the background and does not run off the frame; busy or edge-to-edge photos are not.
+ * stands out from the background and does not run off the frame (the bottom edge aside: a person or
+ * a vase may stand on it); busy or edge-to-edge photos are not.
  */
 
 export interface SubjectMask {
@@ -17,6 +18,8 @@ export interface SubjectMask {
   /** How well the subject stands out, 0..1. */
   clarity: number;
   clear: boolean;
+  /** The subject reaches the bottom edge (a bust, something standing on the frame): keep it there. */
+  grounded: boolean;
   /** Bounding box of the subject in pixels (inclusive). */
   box: { x0: number; y0: number; x1: number; y1: number };
 }
@@ -25,7 +28,7 @@ export interface SubjectMask {
 const MIN_COLOUR_DISTANCE = 0.05;
 const MIN_AREA = 0.03;
 const MAX_AREA = 0.65;
-/** Share of the frame's edge pixels the subject may cover and still count as inside the picture. */
+/** Share of the top, left and right edges' pixels the subject may cover and still count as inside the picture. */
 const MAX_EDGE_CONTACT = 0.1;
 const MIN_CLARITY = 0.5;
 
@@ -34,12 +37,13 @@ export function findSubject(rgb: Buffer, width: number, height: number): Subject
   const lab = new Float32Array(n * 3);
   for (let p = 0; p < n; p++) oklabFromBytes(rgb[p * 3]!, rgb[p * 3 + 1]!, rgb[p * 3 + 2]!, lab, p * 3);
 
-  // The border's dominant colours; a cluster under 10 % of the band is the subject poking in.
+  // The dominant colours of the top, left and right borders (the bottom is often the subject itself:
+  // shoulders, a stem); a cluster under 10 % of the band is the subject poking in.
   const band = Math.max(2, Math.round(Math.min(width, height) * 0.06));
   const border: number[] = [];
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
-      if (x >= band && x < width - band && y >= band && y < height - band) continue;
+      if (x >= band && x < width - band && y >= band) continue;
       const p = y * width + x;
       border.push(lab[p * 3]!, lab[p * 3 + 1]!, lab[p * 3 + 2]!);
     }
@@ -89,7 +93,7 @@ export function findSubject(rgb: Buffer, width: number, height: number): Subject
       }
       area++;
       inside += distance[p]!;
-      if (x === 0 || y === 0 || x === width - 1 || y === height - 1) edge++;
+      if (x === 0 || y === 0 || x === width - 1) edge++;
       box.x0 = Math.min(box.x0, x);
       box.x1 = Math.max(box.x1, x);
       box.y0 = Math.min(box.y0, y);
@@ -100,12 +104,13 @@ export function findSubject(rgb: Buffer, width: number, height: number): Subject
   const meanOut = outside / (n - area);
   const clarity = Math.max(0, (meanIn - meanOut) / (meanIn + 1e-6));
   const share = area / n;
-  const contact = edge / (2 * (width + height) - 4);
+  const contact = edge / (width + 2 * height - 2);
   // A region running from one side of the frame to the other is a band of background, not a subject.
   const spans = (box.x0 === 0 && box.x1 === width - 1) || (box.y0 === 0 && box.y1 === height - 1);
   const clear =
     !spans && share >= MIN_AREA && share <= MAX_AREA && contact <= MAX_EDGE_CONTACT && clarity >= MIN_CLARITY;
-  return { width, height, mask, clarity: clarity * (1 - contact), clear, box };
+  const grounded = box.y1 === height - 1;
+  return { width, height, mask, clarity: clarity * (1 - contact), clear, grounded, box };
 }
 
 /** Otsu's threshold over a 256-bin histogram of `values` in 0..max. */
