@@ -1,4 +1,4 @@
-import { kmeans } from './kmeans.ts';
+import { kmeans, type Cluster } from './kmeans.ts';
 import { oklabFromBytes } from './oklab.ts';
 
 /**
@@ -37,17 +37,28 @@ export function findSubject(rgb: Buffer, width: number, height: number): Subject
   const lab = new Float32Array(n * 3);
   for (let p = 0; p < n; p++) oklabFromBytes(rgb[p * 3]!, rgb[p * 3 + 1]!, rgb[p * 3 + 2]!, lab, p * 3);
 
-  // The dominant colours of the top, left and right borders (the bottom is often the subject itself:
-  // shoulders, a stem); a cluster under 10 % of the band is the subject poking in.
+  // The background: the dominant colours of a band around the frame. A colour that is rare on the
+  // top, left and right sides is the subject entering the band (shoulders or a stem cut by the bottom
+  // edge, an arm at a side), not background.
   const band = Math.max(2, Math.round(Math.min(width, height) * 0.06));
   const border: number[] = [];
+  const sides: boolean[] = [];
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
-      if (x >= band && x < width - band && y >= band) continue;
+      if (x >= band && x < width - band && y >= band && y < height - band) continue;
       const p = y * width + x;
       border.push(lab[p * 3]!, lab[p * 3 + 1]!, lab[p * 3 + 2]!);
+      sides.push(x < band || x >= width - band || y < band);
     }
-  const background = kmeans(Float32Array.from(border), 3, 8).filter((c) => c.weight >= 0.1);
+  const clusters = kmeans(Float32Array.from(border), 4, 8);
+  const onSides = new Float64Array(clusters.length);
+  let sideCount = 0;
+  sides.forEach((side, i) => {
+    if (!side) return;
+    sideCount++;
+    onSides[nearestCluster(border, i, clusters)]!++;
+  });
+  const background = clusters.filter((c, i) => c.weight >= 0.05 && onSides[i]! / sideCount >= 0.1);
 
   const distance = new Float32Array(n);
   const saliency = new Float32Array(n);
@@ -111,6 +122,22 @@ export function findSubject(rgb: Buffer, width: number, height: number): Subject
     !spans && share >= MIN_AREA && share <= MAX_AREA && contact <= MAX_EDGE_CONTACT && clarity >= MIN_CLARITY;
   const grounded = box.y1 === height - 1;
   return { width, height, mask, clarity: clarity * (1 - contact), clear, grounded, box };
+}
+
+function nearestCluster(points: number[], i: number, clusters: Cluster[]): number {
+  let best = 0;
+  let bestD = Infinity;
+  clusters.forEach(({ centre }, c) => {
+    const d =
+      (points[i * 3]! - centre[0]) ** 2 +
+      (points[i * 3 + 1]! - centre[1]) ** 2 +
+      (points[i * 3 + 2]! - centre[2]) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  });
+  return best;
 }
 
 /** Otsu's threshold over a 256-bin histogram of `values` in 0..max. */
