@@ -2,7 +2,17 @@ import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
 import { ProviderError, type RunContext, type TextToImageRequest } from '../text-to-image.ts';
 import { LocalTextToImage, localRequestId } from './local.text-to-image.ts';
-import type { StyleProfile } from './style-profile.ts';
+import { parseStyleProfile, type StyleProfile } from './style-profile.ts';
+import { LOCAL_TRAINER_MODEL, LocalTrainer } from './training/local-trainer.ts';
+import {
+  bust,
+  centredObject,
+  dark,
+  meanColour,
+  photos,
+  warm,
+  type Paint,
+} from './training/photos.test-helpers.ts';
 
 const engine = new LocalTextToImage();
 
@@ -305,6 +315,110 @@ describe('LocalTextToImage', () => {
       const full = await run(1.5);
       expect(full.g - full.r).toBeGreaterThan(light.g - light.r);
       expect(light.g - light.r).toBeGreaterThan(plain.g - plain.r);
+    });
+  });
+
+  describe('profiles learned by the local trainer', () => {
+    const learned = new Map<string, StyleProfile>();
+    const trained = new LocalTrainer();
+    async function learn(name: string, paint: (i: number) => Paint, noise?: number) {
+      const images = await photos(5, paint, noise);
+      const result = await trained.train(
+        {
+          providerModel: LOCAL_TRAINER_MODEL,
+          images,
+          triggerWord: name,
+          subject: 'object',
+          steps: 500,
+          baseProviderModel: 'local/aurora',
+        },
+        context(),
+      );
+      learned.set(name, parseStyleProfile(result.weights.bytes));
+      return images;
+    }
+    const withProfiles = new LocalTextToImage({ styles: { get: async (id) => learned.get(id) } });
+    const styled = async (id: string, scale: number, over: Partial<TextToImageRequest> = {}) =>
+      (
+        await withProfiles.run(
+          req({ prompt: 'ocean at night', lora: { url: `local-style:${id}`, scale }, ...over }),
+          context(),
+        )
+      ).images[0]!.bytes;
+    const distance = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+
+    it('shows nothing of the profile at scale 0: the same bytes as without it', async () => {
+      await learn('object', centredObject);
+      const plain = await render({ prompt: 'ocean at night' });
+      expect((await styled('object', 0)).equals(plain)).toBe(true);
+    });
+
+    it('at scale 1 makes images measurably closer in colour to the training photos', async () => {
+      const images = await learn('warm', warm);
+      const colours = await Promise.all(images.map((i) => meanColour(i.bytes)));
+      const target = [0, 1, 2].map((j) => colours.reduce((sum, c) => sum + c[j]!, 0) / colours.length);
+      const none = distance(await meanColour(await styled('warm', 0)), target);
+      const half = distance(await meanColour(await styled('warm', 0.5)), target);
+      const full = distance(await meanColour(await styled('warm', 1)), target);
+      expect(full).toBeLessThan(none * 0.5);
+      expect(half).toBeLessThan(none);
+      expect(full).toBeLessThan(half);
+    });
+
+    it('paints the cut-out subject as the main subject at scale 1', async () => {
+      await learn('object', centredObject);
+      const centre = async (png: Buffer) =>
+        meanColour(await sharp(png).extract({ left: 216, top: 216, width: 80, height: 80 }).png().toBuffer());
+      const [r0, , b0] = await centre(await styled('object', 0));
+      const [r1, g1, b1] = await centre(await styled('object', 1));
+      // The red disc, over a dark blue night.
+      expect(r1 - b1).toBeGreaterThan(80);
+      expect(r1 - g1).toBeGreaterThan(60);
+      expect(r0 - b0).toBeLessThan(0);
+    });
+
+    it('stands a portrait on the bottom edge of the picture', async () => {
+      await learn('bust', bust);
+      const bottom = async (png: Buffer) =>
+        meanColour(await sharp(png).extract({ left: 236, top: 496, width: 40, height: 16 }).png().toBuffer());
+      const prompt = { prompt: 'sunset over the hills' };
+      const [r0, , b0] = await bottom(await styled('bust', 0, prompt));
+      const [r1, , b1] = await bottom(await styled('bust', 1, prompt));
+      // The dark blue of the shoulders, where the hills were.
+      expect(b1 - r1).toBeGreaterThan(30);
+      expect(b0 - r0).toBeLessThan(b1 - r1 - 30);
+    });
+
+    it('darkens images with a profile learned from dark photos', async () => {
+      await learn('dark', dark);
+      const lum = ([r, g, b]: number[]) => 0.299 * r! + 0.587 * g! + 0.114 * b!;
+      const bright = { prompt: 'golden desert at noon' };
+      const before = lum(await meanColour(await styled('dark', 0, bright)));
+      const after = lum(await meanColour(await styled('dark', 1, bright)));
+      expect(after).toBeLessThan(before - 40);
+    });
+
+    it("adds the photos' grain, more at a higher scale", async () => {
+      await learn('grainy', warm, 70);
+      const roughness = async (png: Buffer) => {
+        const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+        let sum = 0;
+        for (let i = 1; i < data.length; i++)
+          if (i % info.width !== 0) sum += Math.abs(data[i]! - data[i - 1]!);
+        return sum / data.length;
+      };
+      const none = await roughness(await styled('grainy', 0));
+      const one = await roughness(await styled('grainy', 1));
+      const two = await roughness(await styled('grainy', 2));
+      expect(one).toBeGreaterThan(none * 1.5);
+      expect(two).toBeGreaterThan(one);
+    });
+
+    it('is deterministic for a seed, and another seed gives another image', async () => {
+      await learn('object', centredObject);
+      const a = await styled('object', 1, { seed: 11 });
+      expect((await styled('object', 1, { seed: 11 })).equals(a)).toBe(true);
+      expect((await styled('object', 1, { seed: 12 })).equals(a)).toBe(false);
     });
   });
 });

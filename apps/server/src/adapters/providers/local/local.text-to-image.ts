@@ -11,7 +11,8 @@ import { LOCAL_MODEL_NAMES, localPreset } from './presets.ts';
 import { analysePrompt } from './prompt-analysis.ts';
 import { hashString } from './random.ts';
 import { renderPng, type RenderStage } from './renderer.ts';
-import { LOCAL_STYLE_PREFIX, type StyleProfile, type StyleProfileSource } from './style-profile.ts';
+import type { AppliedStyle } from './style-layers.ts';
+import { LOCAL_STYLE_PREFIX, type StyleProfileSource } from './style-profile.ts';
 
 /**
  * The local engine: Lumina's offline, default text-to-image provider.
@@ -125,9 +126,7 @@ export class LocalTextToImage implements TextToImageProvider {
     return false;
   }
 
-  private async resolveStyle(
-    request: TextToImageRequest,
-  ): Promise<{ profile: StyleProfile; scale: number } | undefined> {
+  private async resolveStyle(request: TextToImageRequest): Promise<AppliedStyle | undefined> {
     if (!request.lora) return undefined;
     const { url } = request.lora;
     if (!url.startsWith(LOCAL_STYLE_PREFIX)) {

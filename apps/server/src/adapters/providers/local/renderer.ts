@@ -32,13 +32,15 @@ import {
 import type { LocalPreset } from './presets.ts';
 import type { Scene } from './prompt-analysis.ts';
 import { createRng, hashInts, hashString } from './random.ts';
-import { applyStyleProfile, type StyleProfile } from './style-profile.ts';
+import { matchToneCurve, paintSubject, styleGrain, styleSharpen, type AppliedStyle } from './style-layers.ts';
+import { applyStyleProfile } from './style-profile.ts';
 
 /**
  * Renders one image: palette from the prompt, a seeded plan, the layers painted on a float canvas
  * at a working resolution (at most WORK_SIDE px on the long side), finishes, then sharp upscales
  * the smooth result to the exact requested size (Lanczos), grain is added at full resolution and
- * the PNG is encoded with fixed options, so the bytes depend only on the inputs.
+ * the PNG is encoded with fixed options, so the bytes depend only on the inputs. A trained style adds
+ * its subject after the finishes, its tone curve after the tone pass, and its texture at full size.
  */
 
 /** Long side of the working canvas. Everything painted is soft-edged, so a smooth upscale is invisible. */
@@ -54,7 +56,8 @@ export interface RenderInput {
   height: number;
   /** 0..1. */
   promptStrength: number;
-  style?: { profile: StyleProfile; scale: number };
+  /** A trained style profile and its lora_scale (0..2). */
+  style?: AppliedStyle;
 }
 
 /** Called between stages: reports progress, and throws to stop (the caller's abort check). */
@@ -160,11 +163,15 @@ export async function renderPng(input: RenderInput, stage: StageHook): Promise<B
     paintFigure(ctx('figure'));
   } else if (plan.texture === 'watercolor') canvas = watercolor(canvas, noise);
   else if (plan.texture === 'oil') canvas = oilPaint(canvas, noise, rng.fork('oil'));
+  const style = input.style;
+  if (style?.profile.subject)
+    await paintSubject(canvas, style.profile.subject, style.scale, rng.fork('subject'));
   tone(
     canvas,
     plan,
     scene.themes.some((t) => t.name === 'sepia'),
   );
+  if (style?.profile.toneCurve) matchToneCurve(canvas, style.profile.toneCurve, style.scale);
   await stage('finish');
 
   const raw = { width: w, height: h, channels: 3 as const };
@@ -176,9 +183,12 @@ export async function renderPng(input: RenderInput, stage: StageHook): Promise<B
       kernel: plan.texture === 'geometric' ? 'cubic' : 'lanczos3',
     });
   }
-  if (plan.grain > 0) {
+  const sharpen = style && styleSharpen(style.profile.texture, style.scale);
+  if (sharpen) image = image.sharpen(sharpen);
+  const grainAmount = plan.grain + (style ? styleGrain(style.profile.texture, style.scale) : 0);
+  if (grainAmount > 0) {
     const pixels = await image.raw().toBuffer();
-    grain(pixels, plan.grain, hashInts(seedLo, seedHi, scene.promptHash, 7));
+    grain(pixels, grainAmount, hashInts(seedLo, seedHi, scene.promptHash, 7));
     image = sharp(pixels, { raw: { width, height, channels: 3 } });
   }
   const png = await image.png(PNG_OPTIONS).toBuffer();

@@ -66,7 +66,7 @@ export function ModelCard({
           )}
         </div>
         <div className="flex min-w-0 flex-1 flex-col gap-1.5">
-          <div className="flex items-start justify-between gap-2">
+          <div className="flex flex-wrap items-start justify-between gap-2">
             <ModelName model={model} headingId={`${ids}-name`} />
             <span
               data-testid="model-status"

@@ -37,9 +37,9 @@ export function ModelsView({
       </div>
     );
   return (
-    <ul className="grid gap-4 lg:grid-cols-2" data-testid="trained-models">
+    <ul className="grid grid-cols-1 gap-4 lg:grid-cols-2" data-testid="trained-models">
       {models.data.models.map((model) => (
-        <li key={model.id}>
+        <li key={model.id} className="min-w-0">
           <ModelCard model={model} jobs={jobs} onRefund={onRefund} />
         </li>
       ))}
