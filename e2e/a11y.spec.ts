@@ -1,30 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { newEmail, signInWithCode } from './support/auth';
+import { seriousViolations } from './support/axe';
 import { waitForExamples } from './support/examples';
 
 /** Every main page, signed out first (public) then signed in. */
 const PUBLIC_PAGES = ['/', '/examples', '/terms', '/privacy'];
-const SIGNED_IN_PAGES = ['/generate', '/studio', '/gallery', '/credits', '/account'];
-
-async function seriousViolations(page: Page, mustCheck: string[] = []) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  // axe really looked: contrast and link names (and image alternatives where asked) were checked.
-  const checked = [...results.passes, ...results.incomplete, ...results.violations].map((r) => r.id);
-  expect(['color-contrast', 'link-name', ...mustCheck].filter((id) => !checked.includes(id))).toEqual([]);
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({
-      rule: v.id,
-      impact: v.impact,
-      help: v.help,
-      targets: v.nodes
-        .slice(0, 5)
-        .map((n) => `${n.target.join(' ')} :: ${n.failureSummary?.split('\n')[1] ?? ''}`),
-    }));
-}
+const SIGNED_IN_PAGES = ['/generate', '/studio', '/gallery', '/credits', '/account', '/training', '/models'];
 
 async function settle(page: Page, path: string) {
   await page.goto(path);
