@@ -35,6 +35,7 @@ CREATE TABLE "training_images" (
 	"height" integer NOT NULL,
 	"bytes" integer NOT NULL,
 	"phash" text NOT NULL,
+	"hints" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { jobs } from './jobs.ts';
 import { users } from './users.ts';
 
@@ -41,6 +41,8 @@ export const trainingImages = pgTable(
     bytes: integer('bytes').notNull(),
     /** 64-bit perceptual hash as 16 hex digits: two photos within a small Hamming distance are the same. */
     phash: text('phash').notNull(),
+    /** Advice that did not refuse the photo ("blurry", "no clear subject"), as sentences for people. */
+    hints: jsonb('hints').$type<string[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('training_images_set_idx').on(t.setId, t.createdAt)],
