@@ -9,7 +9,7 @@ import { useUser } from '../api/get-user';
 const signInClass =
   'rounded-xl bg-zinc-900 px-4 py-2 text-sm font-semibold text-white transition-colors hover:bg-zinc-700 dark:bg-white dark:text-zinc-900 dark:hover:bg-zinc-200';
 const signOutClass =
-  'rounded-xl border border-zinc-300 bg-white px-3 py-2 text-sm font-semibold text-zinc-800 transition-colors hover:bg-zinc-100 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800';
+  'shrink-0 whitespace-nowrap rounded-xl border border-zinc-300 bg-white px-3 py-2 text-sm font-semibold text-zinc-800 transition-colors hover:bg-zinc-100 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800';
 
 /** The signed-in user's email, or the spec's profile-failure message when it could not be loaded. */
 function ProfileLabel({ className = '' }: { className?: string }) {
@@ -92,7 +92,7 @@ export function UserMenu({ placement, onNavigate }: { placement: 'bar' | 'menu';
       <Link
         to={paths.account}
         aria-label={t('header.accountLabel')}
-        className="flex max-w-[14rem] min-w-0 items-center gap-2 rounded-xl px-2 py-2 text-sm font-medium text-zinc-700 transition-colors hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800"
+        className="flex max-w-[10rem] min-w-0 items-center gap-2 rounded-xl px-2 py-2 xl:max-w-[14rem] text-sm font-medium text-zinc-700 transition-colors hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800"
       >
         <UserIcon className="size-4 shrink-0 text-brand-600 dark:text-brand-400" />
         <ProfileLabel className="hidden lg:inline" />
