@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database } from '../../db/client.ts';
@@ -8,6 +9,7 @@ import { findModel, markReady } from './training.repository.ts';
 
 interface StoredModel {
   modelId: string;
+  /** This run's own folder: a run that loses the race to finish deletes its files only. */
   prefix: string;
   weightsKey: string;
   contentType: string;
@@ -39,7 +41,9 @@ export function modelOutput(deps: { db: Database; storage: Storage }): OutputSto
     async store(job, result) {
       if (result.kind !== 'model') throw new Error(`job ${job.id} (${job.kind}) returned ${result.kind}`);
       const modelId = trainInputOf(job).trainedModelId;
-      const prefix = modelPrefix(job.userId, modelId);
+      // A webhook's sync and the polling worker can both store one training's result; each writes to a
+      // folder of its own, so the one that loses the race never deletes the winner's weights.
+      const prefix = `${modelPrefix(job.userId, modelId)}${randomUUID()}/`;
       const { weights } = result;
       try {
         const weightsKey = `${prefix}${safeFileName(weights.fileName)}`;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { balanceOf, ledgerOf, useSignedIn, waitForJob, type Client } from '../../../test/support/api.ts';
 import { seedTrainingSet } from './training.test-helpers.ts';
+import { findModel } from './training.repository.ts';
 
 const modelsAs = async (client: Client | undefined, env: ReturnType<typeof useTestEnv>) => {
   const res = client
@@ -136,11 +137,14 @@ describe(`training on the local trainer, end to end, on ${testDb}`, { timeout: 1
     expect(renamed.json()).toMatchObject({ id: model!.id, name: 'Golden hour' });
     expect((await alice.call('PATCH', `/api/my_models/${model!.id}`, { name: '' })).statusCode).toBe(400);
 
-    const prefix = `models/${alice.userId}/${model!.id}/`;
-    expect(await env.container.storage.exists(`${prefix}style-profile.json`)).toBe(true);
+    const weightsKey = (await findModel(env.container.database.db, model!.id))!.weightsKey!;
+    expect(weightsKey).toMatch(
+      new RegExp(`^models/${alice.userId}/${model!.id}/[0-9a-f-]{36}/style-profile.json$`),
+    );
+    expect(await env.container.storage.exists(weightsKey)).toBe(true);
     const imagesBefore = (await alice.call('GET', `/api/images/models/${model!.id}`)).json().items;
     expect((await alice.call('DELETE', `/api/my_models/${model!.id}`)).json()).toEqual({ deleted: true });
-    expect(await env.container.storage.exists(`${prefix}style-profile.json`)).toBe(false);
+    expect(await env.container.storage.exists(weightsKey)).toBe(false);
     expect(await myModels(alice)).toEqual([]);
     expect((await alice.call('GET', `/api/images/models/${model!.id}`)).json().items).toEqual(imagesBefore);
     const gone = await alice.call('POST', '/api/prompt', { text: 'x', model: model!.id });

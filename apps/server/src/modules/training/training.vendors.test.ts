@@ -20,6 +20,7 @@ import {
   type Client,
 } from '../../../test/support/api.ts';
 import { seedTrainingSet } from './training.test-helpers.ts';
+import { findModel } from './training.repository.ts';
 
 /** Waits for the run's cancel signal, then fails as a cancelled vendor request does. */
 const untilAborted = (ctx: RunContext) =>
@@ -279,7 +280,10 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
     expect(await jobView(alice, started.job_id)).toMatchObject({ status: 'succeeded', refunded: false });
     const model = await modelOf(alice, started.model.id);
     expect(model).toMatchObject({ status: 'ready', error: null });
-    const weightsKey = `models/${alice.userId}/${model!.id}/lora.safetensors`;
+    const weightsKey = (await findModel(env.container.database.db, model!.id))!.weightsKey!;
+    expect(weightsKey).toMatch(
+      new RegExp(`^models/${alice.userId}/${model!.id}/[0-9a-f-]{36}/lora.safetensors$`),
+    );
     expect(await env.container.storage.exists(weightsKey)).toBe(true);
 
     // Generating with it: the trained version, our copy of the weights, the trigger word in front.
