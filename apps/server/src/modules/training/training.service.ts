@@ -47,16 +47,27 @@ export class TrainingService {
     },
   ) {}
 
-  /** Starts a training on `vendor` (the operator's default unless the route names one). */
-  async train(userId: string, body: TrainRequest, vendor: ProviderName = this.deps.settings.trainer) {
+  /**
+   * Starts a training. `base_model` names any available trainer; without it, the operator's default
+   * vendor (TRAINER) picks its first available one. `only` keeps to one vendor (`/api/train_replicate`).
+   */
+  async train(userId: string, body: TrainRequest, only?: ProviderName) {
     const { db, catalogue, jobs, settings } = this.deps;
-    if (vendor === 'replicate' && !settings.replicateConfigured) {
+    if (only === 'replicate' && !settings.replicateConfigured) {
       throw new AppError(
         'VALIDATION_FAILED',
         'Training on Replicate is not available: this server has no Replicate API token configured. Use the default trainer instead.',
       );
     }
-    const entry = this.trainerEntry(vendor, body.base_model);
+    const entry = this.trainerEntry(only, body.base_model);
+    const vendor = entry.provider;
+    if (vendor === 'replicate' && !settings.replicateOwner) {
+      // Checked before charging: Replicate writes a trained model into an account of ours.
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'Training on Replicate is not set up on this server (no Replicate account to keep trained models in). Choose another trainer.',
+      );
+    }
     const steps = body.steps ?? entry.steps.default;
     if (steps < entry.steps.min || steps > entry.steps.max) {
       throw new AppError(
@@ -155,18 +166,20 @@ export class TrainingService {
     await storage.deletePrefix(modelPrefix(userId, id));
   }
 
-  /** The vendor's `train` entry named by `baseModel`, or its first available one. */
-  private trainerEntry(vendor: ProviderName, baseModel: string | undefined): TrainModel {
-    const { catalogue } = this.deps;
-    const entries = catalogue.list('train').filter((m) => m.provider === vendor);
+  /** The `train` entry named by `baseModel` (of `only`'s vendor when given), or the default vendor's first available one. */
+  private trainerEntry(only: ProviderName | undefined, baseModel: string | undefined): TrainModel {
+    const { catalogue, settings } = this.deps;
+    const all = catalogue.list('train');
+    const entries = only ? all.filter((m) => m.provider === only) : all;
+    const defaults = entries.filter((m) => m.provider === (only ?? settings.trainer));
     const entry = baseModel
       ? entries.find((m) => m.id === baseModel)
-      : (entries.find((m) => m.available) ?? entries[0]);
+      : (defaults.find((m) => m.available) ?? defaults[0]);
     if (!entry) {
       throw new AppError(
         'VALIDATION_FAILED',
         entries.length
-          ? `Unknown trainer "${baseModel}". Choose one of: ${entries.map((m) => m.id).join(', ')}.`
+          ? `Unknown trainer "${baseModel ?? ''}". Choose one of: ${entries.map((m) => m.id).join(', ')}.`
           : 'This server offers no trainer for this kind of training.',
       );
     }

@@ -187,11 +187,12 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
     await refused(alice, { set_id: small, name: 'x' }, 400, /4 photos; training needs 5 to 30/);
     await refused(alice, { set_id: good, name: 'x', steps: 50 }, 400, /100 to 2000 steps/);
     await refused(alice, { set_id: good, name: 'x', steps: 2001 }, 400, /100 to 2000 steps/);
+    await refused(alice, { set_id: good, name: 'x', base_model: 'no-such-trainer' }, 400, /Unknown trainer/);
     await refused(
       alice,
       { set_id: good, name: 'x', base_model: 'flux-lora-fast' },
       400,
-      /Unknown trainer "flux-lora-fast"/,
+      /FLUX LoRA fast training \(fal\.ai\) is unavailable/,
     );
     await refused(alice, { set_id: good, name: 'x', trigger_word: '1bad word' }, 400, /trigger word/i);
     await refused(alice, { set_id: good, name: 'x' }, 400, /Replicate API token/, '/api/train_replicate');
@@ -258,5 +259,14 @@ describe(`an operator's default trainer without its key on ${testDb}`, { timeout
     expect(res.json().detail).toMatch(/FLUX LoRA fast training \(fal\.ai\) is unavailable/);
     expect(await balanceOf(alice)).toBe(before);
     expect(await myModels(alice)).toEqual([]);
+
+    // TRAINER only picks the default: a trainer the person names is used when it is available.
+    const local = await alice.call('POST', '/api/train_model', {
+      set_id: setId,
+      name: 'Local',
+      base_model: 'local-style-trainer',
+    });
+    expect(local.statusCode, local.body).toBe(202);
+    expect(local.json().model).toMatchObject({ provider: 'local', trainer_model: 'local-style-trainer' });
   });
 });
