@@ -58,7 +58,10 @@ export function trainKind(deps: { db: Database; storage: Storage; models: JobMod
       }
       const input = trainInputOf(job);
       const loaded = await loadTrainingPhotos({ db, storage }, job.userId, input.setId);
-      if (!loaded || loaded.photos.length < TRAINING_MIN_PHOTOS) {
+      // A hosted vendor that already has the photos (a retry resuming its request) needs them no more:
+      // failing here would refund while the vendor trains on, so the set may be gone by now.
+      const resuming = job.providerRequestId !== null && job.provider !== 'local';
+      if (!resuming && (!loaded || loaded.photos.length < TRAINING_MIN_PHOTOS)) {
         throw new ProviderError(
           `training set ${input.setId} is gone or too small`,
           'rejected',
@@ -67,7 +70,7 @@ export function trainKind(deps: { db: Database; storage: Storage; models: JobMod
       }
       const request = {
         providerModel: job.providerModel,
-        images: loaded.photos,
+        images: loaded?.photos ?? [],
         triggerWord: input.triggerWord,
         subject: input.subject,
         steps: input.steps,

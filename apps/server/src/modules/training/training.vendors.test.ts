@@ -255,6 +255,8 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
       baseProviderModel: 'black-forest-labs/flux-dev',
     });
     expect(replicate.submitted[0]!.images).toHaveLength(6);
+    // The vendor has the photos now: deleting the set does not stop (or refund) the training.
+    expect((await alice.call('DELETE', `/api/training_sets/${setId}`)).statusCode).toBe(200);
 
     const delivery = replicateWebhook('r8-training-1', 'succeeded');
     const statuses = await Promise.all(
