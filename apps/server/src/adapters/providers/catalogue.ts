@@ -471,7 +471,8 @@ export const BUILT_IN_MODELS: readonly ModelEntry[] = [
     provider: 'local',
     providerModel: LOCAL_TRAINER_MODEL,
     baseModelId: 'local-aurora',
-    steps: { min: 100, max: 2000, default: 500 },
+    // Measuring a palette, tone curve and texture has no steps to add: one price, no slider.
+    steps: { min: 500, max: 500, default: 500 },
     creditCost: 10,
   }),
   trainer({

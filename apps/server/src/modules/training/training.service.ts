@@ -72,7 +72,9 @@ export class TrainingService {
     if (steps < entry.steps.min || steps > entry.steps.max) {
       throw new AppError(
         'VALIDATION_FAILED',
-        `${entry.displayName} trains for ${entry.steps.min} to ${entry.steps.max} steps; ${steps} is outside that.`,
+        entry.steps.min === entry.steps.max
+          ? `${entry.displayName} always trains for ${entry.steps.min} steps; leave steps empty or send ${entry.steps.min}.`
+          : `${entry.displayName} trains for ${entry.steps.min} to ${entry.steps.max} steps; ${steps} is outside that.`,
       );
     }
     const set = await repo.setSummary(db, userId, body.set_id);

@@ -79,7 +79,7 @@ describe(`training on the local trainer, end to end, on ${testDb}`, { timeout: 1
     expect(listed.find((m) => m.id === 'local-style-trainer')).toMatchObject({
       capability: 'train',
       credit_cost: 10,
-      training: { min_steps: 100, max_steps: 2000, default_steps: 500, base_model: 'local-aurora' },
+      training: { min_steps: 500, max_steps: 500, default_steps: 500, base_model: 'local-aurora' },
     });
     expect((await modelsAs(bob, env)).map((m) => m.id)).not.toContain(model!.id);
     expect((await modelsAs(undefined, env)).map((m) => m.id)).not.toContain(model!.id);
@@ -185,8 +185,8 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
     const missing = await refused(alice, { set_id: crypto.randomUUID(), name: 'x' }, 404, /not found/);
     expect(foreign.json().detail).toBe(missing.json().detail);
     await refused(alice, { set_id: small, name: 'x' }, 400, /4 photos; training needs 5 to 30/);
-    await refused(alice, { set_id: good, name: 'x', steps: 50 }, 400, /100 to 2000 steps/);
-    await refused(alice, { set_id: good, name: 'x', steps: 2001 }, 400, /100 to 2000 steps/);
+    await refused(alice, { set_id: good, name: 'x', steps: 50 }, 400, /always trains for 500 steps/);
+    await refused(alice, { set_id: good, name: 'x', steps: 501 }, 400, /always trains for 500 steps/);
     await refused(alice, { set_id: good, name: 'x', base_model: 'no-such-trainer' }, 400, /Unknown trainer/);
     await refused(
       alice,
@@ -201,19 +201,14 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
 
   it('refuses a training the person cannot afford with 402, adding no model and no job', async () => {
     const setId = await seedTrainingSet(env, bob.userId, 5);
-    // 2000 steps cost 20; leave bob 19.
+    // The local trainer costs 5; leave bob 4.
     await env.container.services.ledger.spend({
       userId: bob.userId,
-      amount: (await balanceOf(bob)) - 19,
+      amount: (await balanceOf(bob)) - 4,
       reference: 'test:drain',
       reason: 'test',
     });
-    await refused(
-      bob,
-      { set_id: setId, name: 'Too dear', steps: 2000 },
-      402,
-      /Not enough credits: this costs 20/,
-    );
+    await refused(bob, { set_id: setId, name: 'Too dear' }, 402, /Not enough credits: this costs 5/);
     expect(await myModels(bob)).toEqual([]);
   });
 
@@ -230,9 +225,9 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
     });
 
     const second = (
-      await alice.call('POST', '/api/train_model', { set_id: setId, name: 'Two', steps: 100 })
+      await alice.call('POST', '/api/train_model', { set_id: setId, name: 'Two', steps: 500 })
     ).json();
-    expect(second.cost).toBe(1);
+    expect(second.cost).toBe(5);
     expect((await alice.call('DELETE', `/api/my_models/${second.model.id}`)).statusCode).toBe(200);
     expect(await balanceOf(alice)).toBe(before);
     expect((await myModels(alice)).map((m) => m.name)).toEqual(['One']);
@@ -241,7 +236,7 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
       .jobs.find((j: { id: string }) => j.id === second.job_id);
     expect(job).toMatchObject({ status: 'cancelled', refunded: true });
     const refunds = (await ledgerOf(env, alice.userId)).filter((e) => e.reference === `job:${second.job_id}`);
-    expect(refunds.map((e) => e.amount)).toEqual([-1, 1]);
+    expect(refunds.map((e) => e.amount)).toEqual([-5, 5]);
   });
 });
 

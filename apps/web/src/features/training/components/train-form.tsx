@@ -200,7 +200,8 @@ export function TrainForm({
         </Alert>
       )}
 
-      {trainer?.training && (
+      {/* A trainer with one step count (the local one) has nothing to choose: no slider. */}
+      {trainer?.training && trainer.training.min_steps < trainer.training.max_steps && (
         <div>
           <div className="mb-1 flex items-baseline justify-between">
             <label htmlFor={`${ids}-steps`} className="text-sm font-semibold">
