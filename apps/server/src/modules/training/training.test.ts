@@ -2,7 +2,7 @@ import { creditsFor, TRIGGER_WORD, type ModelInfo, type TrainedModelView } from 
 import { describe, expect, it } from 'vitest';
 import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { balanceOf, ledgerOf, useSignedIn, waitForJob, type Client } from '../../../test/support/api.ts';
-import { seedTrainingSet } from './training.test-helpers.ts';
+import { uploadTrainingSet } from './training.test-helpers.ts';
 
 const modelsAs = async (client: Client | undefined, env: ReturnType<typeof useTestEnv>) => {
   const res = client
@@ -20,7 +20,7 @@ describe(`training on the local trainer, end to end, on ${testDb}`, { timeout: 1
   const bob = useSignedIn(env, 'bob');
 
   it('trains, shows progress, becomes ready, and generates with the trained style for its owner only', async () => {
-    const setId = await seedTrainingSet(env, alice.userId, 8);
+    const setId = (await uploadTrainingSet(env, alice, 8)).id;
     const before = await balanceOf(alice);
     const res = await alice.call('POST', '/api/train_model', {
       set_id: setId,
@@ -174,9 +174,9 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
   }
 
   it('refuses another person’s set, an unknown set, a small set, steps out of bounds and an unknown trainer', async () => {
-    const bobsSet = await seedTrainingSet(env, bob.userId, 6);
-    const small = await seedTrainingSet(env, alice.userId, 4);
-    const good = await seedTrainingSet(env, alice.userId, 5);
+    const bobsSet = (await uploadTrainingSet(env, bob, 6)).id;
+    const small = (await uploadTrainingSet(env, alice, 4)).id;
+    const good = (await uploadTrainingSet(env, alice, 5)).id;
     const foreign = await refused(alice, { set_id: bobsSet, name: 'x' }, 404, /training set was not found/);
     const missing = await refused(alice, { set_id: crypto.randomUUID(), name: 'x' }, 404, /not found/);
     expect(foreign.json().detail).toBe(missing.json().detail);
@@ -195,7 +195,7 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
   });
 
   it('refuses a training the person cannot afford with 402, adding no model and no job', async () => {
-    const setId = await seedTrainingSet(env, bob.userId, 5);
+    const setId = (await uploadTrainingSet(env, bob, 5)).id;
     // 2000 steps cost 20; leave bob 19.
     await env.container.services.ledger.spend({
       userId: bob.userId,
@@ -213,7 +213,7 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
   });
 
   it('cancels a queued training with a refund, and deleting a training model cancels it', async () => {
-    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const setId = (await uploadTrainingSet(env, alice, 5)).id;
     const before = await balanceOf(alice);
     const started = (await alice.call('POST', '/api/train_model', { set_id: setId, name: 'One' })).json();
     expect(await balanceOf(alice)).toBe(before - started.cost);
@@ -247,7 +247,7 @@ describe(`an operator's default trainer without its key on ${testDb}`, { timeout
   it('lists the hosted trainers as unavailable and refuses training on them, changing nothing', async () => {
     const fal = (await modelsAs(alice, env)).find((m) => m.id === 'flux-lora-fast');
     expect(fal).toMatchObject({ available: false, unavailable_reason: expect.stringMatching(/fal\.ai key/) });
-    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const setId = (await uploadTrainingSet(env, alice, 5)).id;
     const before = await balanceOf(alice);
     const res = await alice.call('POST', '/api/train_model', { set_id: setId, name: 'Hosted' });
     expect(res.statusCode).toBe(400);
