@@ -1,8 +1,19 @@
 import { creditsFor, TRIGGER_WORD, type ModelInfo, type TrainedModelView } from '@lumina/contracts';
 import { describe, expect, it } from 'vitest';
-import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { testDb, useTestEnv, type TestEnv } from '../../../test/harness.ts';
 import { balanceOf, ledgerOf, useSignedIn, waitForJob, type Client } from '../../../test/support/api.ts';
 import { uploadTrainingSet } from './training.test-helpers.ts';
+import { TRAINING_TRY_SECONDS } from './train.kind.ts';
+
+/** How long one try of the job's queue entry may run (pg-boss's `expire_in`), in seconds. */
+async function queueDeadlineOf(env: TestEnv, jobId: string): Promise<number> {
+  const { rows } = await env.container.database.executor.executeSql(
+    `SELECT EXTRACT(epoch FROM expire_in)::int AS seconds FROM pgboss.job WHERE name = 'job.run' AND data->>'jobId' = $1`,
+    [jobId],
+  );
+  expect(rows).toHaveLength(1);
+  return Number((rows[0] as { seconds: number }).seconds);
+}
 
 const modelsAs = async (client: Client | undefined, env: ReturnType<typeof useTestEnv>) => {
   const res = client
@@ -154,6 +165,7 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
   const env = useTestEnv({ workers: false, env: { WELCOME_CREDITS: '40' } });
   const alice = useSignedIn(env, 'alice');
   const bob = useSignedIn(env, 'bob');
+  const carol = useSignedIn(env, 'carol');
 
   /** Refused with `status` and a detail matching `detail`, and nothing changed: no model, no job, no charge. */
   async function refused(
@@ -210,6 +222,18 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
       /Not enough credits: this costs 20/,
     );
     expect(await myModels(bob)).toEqual([]);
+  });
+
+  it('gives a training’s queue entry the training deadline, and a generation the generation one', async () => {
+    const setId = (await uploadTrainingSet(env, carol, 5)).id;
+    const training = (await carol.call('POST', '/api/train_model', { set_id: setId, name: 'Slow' })).json();
+    const generation = (
+      await carol.call('POST', '/api/prompt', { text: 'a kettle', model: 'local-aurora' })
+    ).json();
+    // Replicate's 3 h deadline plus time to copy the weights: far past a generation's.
+    expect(TRAINING_TRY_SECONDS).toBeGreaterThan(3 * 60 * 60);
+    expect(await queueDeadlineOf(env, training.job_id)).toBe(TRAINING_TRY_SECONDS);
+    expect(await queueDeadlineOf(env, generation.job_id)).toBe(env.config.generation.timeoutSeconds);
   });
 
   it('cancels a queued training with a refund, and deleting a training model cancels it', async () => {
