@@ -179,7 +179,7 @@ export class JobQueue {
         try {
           return await handler(job);
         } finally {
-          stopBeating();
+          await stopBeating();
           this.busy.delete(id);
           this.boss.notifyWorker(id);
         }
@@ -227,29 +227,40 @@ export class JobQueue {
 
   /**
    * Keeps a running job's pg-boss expiry STALE_BEATS beats ahead of now, for as long as its try may
-   * last (the job type's expireInSeconds, enforced in-process by pg-boss). Returns the stop.
+   * last (the job type's expireInSeconds, enforced in-process by pg-boss). Returns the stop, which gives
+   * the job its full deadline back: pg-boss copies `expire_in` into the retry of a failed try and times
+   * that try by it, so a retry would otherwise get the few seconds the beats left (a training retried
+   * after a failed first try would get seconds instead of hours). A job whose worker died is retried
+   * with what its last beat set.
    */
-  private heartbeat(job: JobWithExpiry): () => void {
+  private heartbeat(job: JobWithExpiry): () => Promise<void> {
     const staleSeconds = this.options.heartbeatSeconds * STALE_BEATS;
-    const until = Date.now() + Number(job.expireInSeconds) * 1000;
-    const beat = () => {
-      if (Date.now() > until) return stop();
+    const deadlineSeconds = Number(job.expireInSeconds);
+    const until = Date.now() + deadlineSeconds * 1000;
+    const setExpiry = (sql: string, seconds: number) =>
       // pg-boss 10's own job table and columns (schema `pgboss`): check this on a pg-boss upgrade.
       this.executor
         .executeSql(
-          `UPDATE pgboss.job SET expire_in = (now() - started_on) + make_interval(secs => $3)
-           WHERE name = $1 AND id = $2 AND state = 'active'`,
-          [job.name, job.id, staleSeconds],
+          `UPDATE pgboss.job SET expire_in = ${sql} WHERE name = $1 AND id = $2 AND state = 'active'`,
+          [job.name, job.id, seconds],
         )
         .catch((err: unknown) => this.options.log.warn({ err, jobId: job.id }, 'job heartbeat failed'));
+    // The last beat sent, so the stop's update lands after it rather than being overwritten by it.
+    let lastBeat: Promise<unknown> = Promise.resolve();
+    const beat = () => {
+      if (Date.now() > until) return void clearInterval(timer);
+      lastBeat = setExpiry('(now() - started_on) + make_interval(secs => $3)', staleSeconds);
     };
     const timer = setInterval(beat, this.options.heartbeatSeconds * 1000);
     // A job still running when shutdown gives up on it must not keep the process alive.
     timer.unref();
-    const stop = () => clearInterval(timer);
     // The first beat at once: until then the job expires only after its full time limit.
     beat();
-    return stop;
+    return async () => {
+      clearInterval(timer);
+      await lastBeat;
+      await setExpiry('make_interval(secs => $3)', deadlineSeconds);
+    };
   }
 
   /** Wakes an idle worker of this process for `name` so a just-sent job starts now. Busy workers
