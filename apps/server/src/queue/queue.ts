@@ -31,6 +31,9 @@ export interface QueueOptions {
   log: Logger;
 }
 
+/** Where a job's data keeps how long one try may run (see `restoreDeadlines`). */
+const TRY_DEADLINE_KEY = 'tryDeadlineSeconds';
+
 /** A running job that missed this many heartbeats counts as abandoned (its worker died). */
 export const STALE_BEATS = 4;
 
@@ -84,7 +87,10 @@ export class JobQueue {
     // Any process may find abandoned jobs (an API process too, when every worker died); pg-boss's
     // expiry is one locked statement, so concurrent reapers never retry a job twice.
     this.reaper = setInterval(() => {
-      boss.expire().catch((err: unknown) => options.log.warn({ err }, 'looking for abandoned jobs failed'));
+      boss
+        .expire()
+        .then(() => this.restoreDeadlines())
+        .catch((err: unknown) => options.log.warn({ err }, 'looking for abandoned jobs failed'));
     }, options.heartbeatSeconds * 1000);
     this.reaper.unref();
   }
@@ -128,20 +134,43 @@ export class JobQueue {
     payload: QueueJobPayload<N>,
     opts: { tx?: Tx; singletonKey?: string; expireInSeconds?: number } = {},
   ) {
-    const data = queueJobTypes[name].schema.parse(payload);
+    const data = queueJobTypes[name].schema.parse(payload) as object;
     const db = opts.tx ? transactionExecutor(opts.tx) : this.executor;
-    const id = await this.boss.send(name, data as object, {
-      ...this.optionsOf(name),
-      ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
-      ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
-      ...(opts.tx ? { db } : {}),
-    });
+    const deadline = opts.expireInSeconds ?? this.optionsOf(name).expireInSeconds;
+    // The try's deadline travels with the job, for `restoreDeadlines` (handlers' schemas drop it).
+    const id = await this.boss.send(
+      name,
+      { ...data, [TRY_DEADLINE_KEY]: deadline },
+      {
+        ...this.optionsOf(name),
+        ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+        ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
+        ...(opts.tx ? { db } : {}),
+      },
+    );
     if (!id) throw new Error(`Job ${name} was not enqueued`);
     // Other processes' workers: in a transaction, the notification goes out when it commits.
     if (this.options.wakeUrl)
       await db.executeSql('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, wakePayload(name, this.wakeId)]);
     if (!opts.tx) this.wake(name);
     return id;
+  }
+
+  /**
+   * Gives jobs that pg-boss retried because their worker died (their expiry passed) their full try
+   * deadline back: pg-boss copies `expire_in` into the retry and times the next try by it, and a dead
+   * worker's last beat left only a few seconds there (a training resumed after a crash would be cut
+   * off). Runs after each expiry pass here; one made by pg-boss's own maintenance is mended by the next
+   * pass, before its retry delay is over.
+   */
+  private async restoreDeadlines(): Promise<void> {
+    // pg-boss 10's own job table and columns (schema `pgboss`): check this on a pg-boss upgrade.
+    await this.executor.executeSql(
+      `UPDATE pgboss.job SET expire_in = make_interval(secs => (data->>'${TRY_DEADLINE_KEY}')::float8)
+       WHERE name = ANY($1::text[]) AND state = 'retry' AND data ->> '${TRY_DEADLINE_KEY}' IS NOT NULL
+         AND expire_in <> make_interval(secs => (data->>'${TRY_DEADLINE_KEY}')::float8)`,
+      [queueJobNames],
+    );
   }
 
   /**
