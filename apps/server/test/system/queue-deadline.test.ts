@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testDb, useTestEnv } from '../../test/harness.ts';
-import { eventually } from '../../test/support/api.ts';
+import { testDb, useTestEnv } from '../harness.ts';
+import { eventually } from '../support/api.ts';
 
 /**
  * A try's deadline survives a retry. The heartbeat keeps a running job's pg-boss `expire_in` a few beats
