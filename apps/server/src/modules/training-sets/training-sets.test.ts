@@ -305,7 +305,8 @@ describe(`training sets on ${testDb}`, () => {
     expect(hints['photo-111.jpg']).toEqual([]);
 
     // Kept with the photo: every later view of the set shows the same hints, extending included.
-    const byName = (view: TrainingSetView) => Object.fromEntries(view.photos.map((p) => [p.filename, p.hints]));
+    const byName = (view: TrainingSetView) =>
+      Object.fromEntries(view.photos.map((p) => [p.filename, p.hints]));
     const read = (await bob.call('GET', `/api/training_sets/${set.id}`)).json() as TrainingSetView;
     expect(byName(read)).toEqual(hints);
     const list = (await bob.call('GET', '/api/training_sets')).json() as { sets: TrainingSetView[] };
