@@ -31,6 +31,9 @@ export interface QueueOptions {
   log: Logger;
 }
 
+/** Where a job's data keeps how long one try may run (see `restoreDeadlines`). */
+const TRY_DEADLINE_KEY = 'tryDeadlineSeconds';
+
 /** A running job that missed this many heartbeats counts as abandoned (its worker died). */
 export const STALE_BEATS = 4;
 
@@ -84,7 +87,10 @@ export class JobQueue {
     // Any process may find abandoned jobs (an API process too, when every worker died); pg-boss's
     // expiry is one locked statement, so concurrent reapers never retry a job twice.
     this.reaper = setInterval(() => {
-      boss.expire().catch((err: unknown) => options.log.warn({ err }, 'looking for abandoned jobs failed'));
+      boss
+        .expire()
+        .then(() => this.restoreDeadlines())
+        .catch((err: unknown) => options.log.warn({ err }, 'looking for abandoned jobs failed'));
     }, options.heartbeatSeconds * 1000);
     this.reaper.unref();
   }
@@ -128,20 +134,43 @@ export class JobQueue {
     payload: QueueJobPayload<N>,
     opts: { tx?: Tx; singletonKey?: string; expireInSeconds?: number } = {},
   ) {
-    const data = queueJobTypes[name].schema.parse(payload);
+    const data = queueJobTypes[name].schema.parse(payload) as object;
     const db = opts.tx ? transactionExecutor(opts.tx) : this.executor;
-    const id = await this.boss.send(name, data as object, {
-      ...this.optionsOf(name),
-      ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
-      ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
-      ...(opts.tx ? { db } : {}),
-    });
+    const deadline = opts.expireInSeconds ?? this.optionsOf(name).expireInSeconds;
+    // The try's deadline travels with the job, for `restoreDeadlines` (handlers' schemas drop it).
+    const id = await this.boss.send(
+      name,
+      { ...data, [TRY_DEADLINE_KEY]: deadline },
+      {
+        ...this.optionsOf(name),
+        ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+        ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
+        ...(opts.tx ? { db } : {}),
+      },
+    );
     if (!id) throw new Error(`Job ${name} was not enqueued`);
     // Other processes' workers: in a transaction, the notification goes out when it commits.
     if (this.options.wakeUrl)
       await db.executeSql('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, wakePayload(name, this.wakeId)]);
     if (!opts.tx) this.wake(name);
     return id;
+  }
+
+  /**
+   * Gives jobs that pg-boss retried because their worker died (their expiry passed) their full try
+   * deadline back: pg-boss copies `expire_in` into the retry and times the next try by it, and a dead
+   * worker's last beat left only a few seconds there (a training resumed after a crash would be cut
+   * off). Runs after each expiry pass here; one made by pg-boss's own maintenance is mended by the next
+   * pass, before its retry delay is over.
+   */
+  private async restoreDeadlines(): Promise<void> {
+    // pg-boss 10's own job table and columns (schema `pgboss`): check this on a pg-boss upgrade.
+    await this.executor.executeSql(
+      `UPDATE pgboss.job SET expire_in = make_interval(secs => (data->>'${TRY_DEADLINE_KEY}')::float8)
+       WHERE name = ANY($1::text[]) AND state = 'retry' AND data ->> '${TRY_DEADLINE_KEY}' IS NOT NULL
+         AND expire_in <> make_interval(secs => (data->>'${TRY_DEADLINE_KEY}')::float8)`,
+      [queueJobNames],
+    );
   }
 
   /**
@@ -179,7 +208,7 @@ export class JobQueue {
         try {
           return await handler(job);
         } finally {
-          stopBeating();
+          await stopBeating();
           this.busy.delete(id);
           this.boss.notifyWorker(id);
         }
@@ -227,29 +256,40 @@ export class JobQueue {
 
   /**
    * Keeps a running job's pg-boss expiry STALE_BEATS beats ahead of now, for as long as its try may
-   * last (the job type's expireInSeconds, enforced in-process by pg-boss). Returns the stop.
+   * last (the job type's expireInSeconds, enforced in-process by pg-boss). Returns the stop, which gives
+   * the job its full deadline back: pg-boss copies `expire_in` into the retry of a failed try and times
+   * that try by it, so a retry would otherwise get the few seconds the beats left (a training retried
+   * after a failed first try would get seconds instead of hours). A job whose worker died is retried
+   * with what its last beat set.
    */
-  private heartbeat(job: JobWithExpiry): () => void {
+  private heartbeat(job: JobWithExpiry): () => Promise<void> {
     const staleSeconds = this.options.heartbeatSeconds * STALE_BEATS;
-    const until = Date.now() + Number(job.expireInSeconds) * 1000;
-    const beat = () => {
-      if (Date.now() > until) return stop();
+    const deadlineSeconds = Number(job.expireInSeconds);
+    const until = Date.now() + deadlineSeconds * 1000;
+    const setExpiry = (sql: string, seconds: number) =>
       // pg-boss 10's own job table and columns (schema `pgboss`): check this on a pg-boss upgrade.
       this.executor
         .executeSql(
-          `UPDATE pgboss.job SET expire_in = (now() - started_on) + make_interval(secs => $3)
-           WHERE name = $1 AND id = $2 AND state = 'active'`,
-          [job.name, job.id, staleSeconds],
+          `UPDATE pgboss.job SET expire_in = ${sql} WHERE name = $1 AND id = $2 AND state = 'active'`,
+          [job.name, job.id, seconds],
         )
         .catch((err: unknown) => this.options.log.warn({ err, jobId: job.id }, 'job heartbeat failed'));
+    // The last beat sent, so the stop's update lands after it rather than being overwritten by it.
+    let lastBeat: Promise<unknown> = Promise.resolve();
+    const beat = () => {
+      if (Date.now() > until) return void clearInterval(timer);
+      lastBeat = setExpiry('(now() - started_on) + make_interval(secs => $3)', staleSeconds);
     };
     const timer = setInterval(beat, this.options.heartbeatSeconds * 1000);
     // A job still running when shutdown gives up on it must not keep the process alive.
     timer.unref();
-    const stop = () => clearInterval(timer);
     // The first beat at once: until then the job expires only after its full time limit.
     beat();
-    return stop;
+    return async () => {
+      clearInterval(timer);
+      await lastBeat;
+      await setExpiry('make_interval(secs => $3)', deadlineSeconds);
+    };
   }
 
   /** Wakes an idle worker of this process for `name` so a just-sent job starts now. Busy workers

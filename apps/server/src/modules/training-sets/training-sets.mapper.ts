@@ -4,7 +4,7 @@ import type { TrainingImageRow, TrainingSetRow } from '../../db/schema/index.ts'
 import { IMAGE_URL_TTL_SECONDS } from '../images/images.mapper.ts';
 import type { UploadOutcome } from './training-sets.service.ts';
 
-async function toPhotoView(urls: UrlSigner, row: TrainingImageRow, hints: string[]): Promise<TrainingPhoto> {
+async function toPhotoView(urls: UrlSigner, row: TrainingImageRow): Promise<TrainingPhoto> {
   const [url, thumbnailUrl] = await Promise.all([
     urls.url(row.storageKey, { expiresInSeconds: IMAGE_URL_TTL_SECONDS }),
     urls.url(row.thumbnailKey, { expiresInSeconds: IMAGE_URL_TTL_SECONDS }),
@@ -16,23 +16,19 @@ async function toPhotoView(urls: UrlSigner, row: TrainingImageRow, hints: string
     thumbnail_url: thumbnailUrl,
     width: row.width,
     height: row.height,
-    hints,
+    hints: row.hints,
   };
 }
 
-/**
- * A set with short-lived signed URLs. Hints are measured when a photo is uploaded and answered then
- * (`hints` by photo id); they are not stored, so a set read later shows none.
- */
+/** A set with short-lived signed URLs; each photo with the hints measured when it was uploaded. */
 export async function toTrainingSetView(
   urls: UrlSigner,
   set: TrainingSetRow,
   photos: TrainingImageRow[],
-  hints: Map<string, string[]> = new Map(),
 ): Promise<TrainingSetView> {
   return {
     id: set.id,
-    photos: await Promise.all(photos.map((p) => toPhotoView(urls, p, hints.get(p.id) ?? []))),
+    photos: await Promise.all(photos.map((p) => toPhotoView(urls, p))),
     created_at: set.createdAt.toISOString(),
     updated_at: set.updatedAt.toISOString(),
   };
@@ -43,7 +39,7 @@ export async function toUploadResultView(
   outcome: UploadOutcome,
 ): Promise<TrainingUploadResult> {
   return {
-    ...(await toTrainingSetView(urls, outcome.set, outcome.photos, outcome.hints)),
+    ...(await toTrainingSetView(urls, outcome.set, outcome.photos)),
     refused: outcome.refused,
   };
 }

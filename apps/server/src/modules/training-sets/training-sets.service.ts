@@ -50,8 +50,6 @@ interface UploadRules {
 export interface UploadOutcome {
   set: TrainingSetRow;
   photos: TrainingImageRow[];
-  /** Hints of this upload's photos, by photo id (they are not stored). */
-  hints: Map<string, string[]>;
   refused: RefusedPhoto[];
 }
 
@@ -224,12 +222,7 @@ export class TrainingSetsService {
       throw err;
     }
     const { set, photos } = await this.get(userId, setId);
-    return {
-      set,
-      photos,
-      hints: new Map(checked.accepted.map((p) => [p.id, p.hints])),
-      refused: checked.refused,
-    };
+    return { set, photos, refused: checked.refused };
   }
 
   /** The upload's files one at a time: a photo's bytes (from the form or the zip) can go once it is checked. */
@@ -378,6 +371,7 @@ export class TrainingSetsService {
           height: p.height,
           bytes: p.bytes,
           phash: p.phash,
+          hints: p.hints,
           createdAt: new Date(now + i),
         })),
       );

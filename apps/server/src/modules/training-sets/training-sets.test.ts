@@ -303,6 +303,27 @@ describe(`training sets on ${testDb}`, () => {
     expect(hints['blurry.jpg']).toEqual([BLURRY_HINT]);
     expect(hints['wall.jpg']).toContain(NO_SUBJECT_HINT);
     expect(hints['photo-111.jpg']).toEqual([]);
+
+    // Kept with the photo: every later view of the set shows the same hints, extending included.
+    const byName = (view: TrainingSetView) =>
+      Object.fromEntries(view.photos.map((p) => [p.filename, p.hints]));
+    const read = (await bob.call('GET', `/api/training_sets/${set.id}`)).json() as TrainingSetView;
+    expect(byName(read)).toEqual(hints);
+    const list = (await bob.call('GET', '/api/training_sets')).json() as { sets: TrainingSetView[] };
+    expect(list.sets.map(byName)).toEqual([hints]);
+    const extended = await post(env, bob, `/api/training_sets/${set.id}/photos`, [
+      { filename: 'blurry-too.jpg', data: await seededPhoto(118, 640, 560, { blur: 4 }) },
+    ]);
+    expect(extended.statusCode).toBe(200);
+    expect(byName(extended.json() as TrainingSetView)).toEqual({ ...hints, 'blurry-too.jpg': [BLURRY_HINT] });
+    const stored = await env.container.database.db
+      .select({ filename: trainingImages.filename, hints: trainingImages.hints })
+      .from(trainingImages)
+      .where(eq(trainingImages.setId, set.id));
+    expect(Object.fromEntries(stored.map((r) => [r.filename, r.hints]))).toEqual({
+      ...hints,
+      'blurry-too.jpg': [BLURRY_HINT],
+    });
   });
 
   it('answers 404 for another person’s set on every endpoint, changing nothing', async () => {

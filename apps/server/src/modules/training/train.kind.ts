@@ -34,11 +34,16 @@ export type TrainJobInput = z.infer<typeof TrainJobInput>;
 export const trainInputOf = (job: JobRow) => job.input as unknown as TrainJobInput;
 
 /**
+ * How long one try of a training may run (its queue entry's deadline): the longest vendor deadline
+ * (Replicate's 3 h) plus time to copy the weights into our storage.
+ */
+export const TRAINING_TRY_SECONDS = REPLICATE_TRAINING_TIMEOUT_MS / 1000 + 15 * 60;
+
+/**
  * Training as a job kind: the set's photos read back from storage, the trainer of the job's vendor,
  * and the trained model's row kept in step when the job fails or is cancelled (a ready model is the
  * 'model' output's).
  */
-const TRAINING_TRY_SECONDS = REPLICATE_TRAINING_TIMEOUT_MS / 1000 + 15 * 60;
 
 export function trainKind(deps: { db: Database; storage: Storage; models: JobModels }): JobKind {
   const { db, storage, models } = deps;
@@ -46,7 +51,6 @@ export function trainKind(deps: { db: Database; storage: Storage; models: JobMod
     kind: TRAIN_KIND,
     input: TrainJobInput,
     output: 'model',
-    // The longest vendor deadline (Replicate's 3 h) plus time to copy the weights into our storage.
     timeoutSeconds: TRAINING_TRY_SECONDS,
     async call(job) {
       const trainer = models.trainer(job.provider);

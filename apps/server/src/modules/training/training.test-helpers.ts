@@ -1,58 +1,41 @@
-import { randomUUID } from 'node:crypto';
-import sharp from 'sharp';
-import { trainingImages, trainingSets } from '../../db/schema/index.ts';
+import type { TrainingUploadResult } from '@lumina/contracts';
 import type { TestEnv } from '../../../test/harness.ts';
+import type { Client } from '../../../test/support/api.ts';
+import { filesForm, seededPhoto } from '../training-sets/training-sets.test-helpers.ts';
+
+let nextSeed = 1;
 
 /**
- * A training set of `count` distinct photos owned by `userId`, stored as the upload pipeline stores
- * them (training-sets module). Seeded directly: the upload route is the training-sets module's, and
- * these tests are about what happens to a set once it exists.
+ * A training set of `count` distinct photos owned by `client`, made the way a person makes one:
+ * `POST /api/upload_train_images` (checked, normalised, hashed and stored by the training-sets
+ * module), so a training test covers the whole path from upload to model. Small photos (576×512)
+ * keep it quick; each call's photos have seeds of their own. Fewer than 5 photos (a set a person can
+ * only reach by removing some) are made by uploading 5 and deleting the extra ones.
  */
-export async function seedTrainingSet(env: TestEnv, userId: string, count: number, hue = 20) {
-  const { db } = env.container.database;
-  const { storage } = env.container;
-  const setId = randomUUID();
-  await db.insert(trainingSets).values({ id: setId, userId });
-  for (let i = 0; i < count; i++) {
-    const id = randomUUID();
-    // Warm, varied photos: a gradient of one hue, each a little different.
-    const colour = `hsl(${(hue + i * 7) % 360}, 70%, ${35 + i * 3}%)`;
-    const bytes = await sharp({ create: { width: 512, height: 512, channels: 3, background: colour } })
-      .composite([
-        {
-          input: await sharp({
-            create: {
-              width: 256,
-              height: 256,
-              channels: 3,
-              background: `hsl(${(hue + 180) % 360}, 60%, 80%)`,
-            },
-          })
-            .png()
-            .toBuffer(),
-          left: 64 + i * 8,
-          top: 128,
-        },
-      ])
-      .jpeg()
-      .toBuffer();
-    const key = `training/${userId}/${setId}/${id}.jpg`;
-    const thumb = `training/${userId}/${setId}/${id}-thumb.webp`;
-    await storage.put(key, bytes, { contentType: 'image/jpeg' });
-    await storage.put(thumb, await sharp(bytes).resize(128).webp().toBuffer(), { contentType: 'image/webp' });
-    await db.insert(trainingImages).values({
-      id,
-      setId,
-      userId,
-      filename: `photo-${i + 1}.jpg`,
-      storageKey: key,
-      thumbnailKey: thumb,
-      contentType: 'image/jpeg',
-      width: 512,
-      height: 512,
-      bytes: bytes.length,
-      phash: i.toString(16).padStart(16, '0'),
-    });
+export async function uploadTrainingSet(
+  env: TestEnv,
+  client: Client,
+  count: number,
+): Promise<TrainingUploadResult> {
+  const sent = Math.max(count, 5);
+  const seeds = Array.from({ length: sent }, () => nextSeed++);
+  const form = filesForm(
+    await Promise.all(
+      seeds.map(async (seed) => ({ filename: `photo-${seed}.jpg`, data: await seededPhoto(seed, 576, 512) })),
+    ),
+  );
+  const res = await env.app.inject({
+    method: 'POST',
+    url: '/api/upload_train_images',
+    headers: { ...form.headers, authorization: `Bearer ${client.accessToken}` },
+    payload: form.payload,
+  });
+  if (res.statusCode !== 201) throw new Error(`upload_train_images answered ${res.statusCode}: ${res.body}`);
+  const set = res.json() as TrainingUploadResult;
+  if (set.photos.length !== sent) throw new Error(`upload kept ${set.photos.length} of ${sent} photos`);
+  for (const photo of set.photos.slice(count)) {
+    const removed = await client.call('DELETE', `/api/training_sets/${set.id}/photos/${photo.id}`);
+    if (removed.statusCode !== 200) throw new Error(`removing a photo answered ${removed.statusCode}`);
   }
-  return setId;
+  return { ...set, photos: set.photos.slice(0, count) };
 }

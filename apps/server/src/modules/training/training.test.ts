@@ -1,9 +1,20 @@
 import { creditsFor, TRIGGER_WORD, type ModelInfo, type TrainedModelView } from '@lumina/contracts';
 import { describe, expect, it } from 'vitest';
-import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { testDb, useTestEnv, type TestEnv } from '../../../test/harness.ts';
 import { balanceOf, ledgerOf, useSignedIn, waitForJob, type Client } from '../../../test/support/api.ts';
-import { seedTrainingSet } from './training.test-helpers.ts';
 import { findModel } from './training.repository.ts';
+import { uploadTrainingSet } from './training.test-helpers.ts';
+import { TRAINING_TRY_SECONDS } from './train.kind.ts';
+
+/** How long one try of the job's queue entry may run (pg-boss's `expire_in`), in seconds. */
+async function queueDeadlineOf(env: TestEnv, jobId: string): Promise<number> {
+  const { rows } = await env.container.database.executor.executeSql(
+    `SELECT EXTRACT(epoch FROM expire_in)::int AS seconds FROM pgboss.job WHERE name = 'job.run' AND data->>'jobId' = $1`,
+    [jobId],
+  );
+  expect(rows).toHaveLength(1);
+  return Number((rows[0] as { seconds: number }).seconds);
+}
 
 const modelsAs = async (client: Client | undefined, env: ReturnType<typeof useTestEnv>) => {
   const res = client
@@ -21,7 +32,7 @@ describe(`training on the local trainer, end to end, on ${testDb}`, { timeout: 1
   const bob = useSignedIn(env, 'bob');
 
   it('trains, shows progress, becomes ready, and generates with the trained style for its owner only', async () => {
-    const setId = await seedTrainingSet(env, alice.userId, 8);
+    const setId = (await uploadTrainingSet(env, alice, 8)).id;
     const before = await balanceOf(alice);
     const res = await alice.call('POST', '/api/train_model', {
       set_id: setId,
@@ -158,6 +169,7 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
   const env = useTestEnv({ workers: false, env: { WELCOME_CREDITS: '40' } });
   const alice = useSignedIn(env, 'alice');
   const bob = useSignedIn(env, 'bob');
+  const carol = useSignedIn(env, 'carol');
 
   /** Refused with `status` and a detail matching `detail`, and nothing changed: no model, no job, no charge. */
   async function refused(
@@ -178,9 +190,9 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
   }
 
   it('refuses another person’s set, an unknown set, a small set, steps out of bounds and an unknown trainer', async () => {
-    const bobsSet = await seedTrainingSet(env, bob.userId, 6);
-    const small = await seedTrainingSet(env, alice.userId, 4);
-    const good = await seedTrainingSet(env, alice.userId, 5);
+    const bobsSet = (await uploadTrainingSet(env, bob, 6)).id;
+    const small = (await uploadTrainingSet(env, alice, 4)).id;
+    const good = (await uploadTrainingSet(env, alice, 5)).id;
     const foreign = await refused(alice, { set_id: bobsSet, name: 'x' }, 404, /training set was not found/);
     const missing = await refused(alice, { set_id: crypto.randomUUID(), name: 'x' }, 404, /not found/);
     expect(foreign.json().detail).toBe(missing.json().detail);
@@ -200,7 +212,7 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
   });
 
   it('refuses a training the person cannot afford with 402, adding no model and no job', async () => {
-    const setId = await seedTrainingSet(env, bob.userId, 5);
+    const setId = (await uploadTrainingSet(env, bob, 5)).id;
     // The local trainer costs 5; leave bob 4.
     await env.container.services.ledger.spend({
       userId: bob.userId,
@@ -212,8 +224,20 @@ describe(`training refusals and cancelling on ${testDb}`, { timeout: 120_000 }, 
     expect(await myModels(bob)).toEqual([]);
   });
 
+  it('gives a training’s queue entry the training deadline, and a generation the generation one', async () => {
+    const setId = (await uploadTrainingSet(env, carol, 5)).id;
+    const training = (await carol.call('POST', '/api/train_model', { set_id: setId, name: 'Slow' })).json();
+    const generation = (
+      await carol.call('POST', '/api/prompt', { text: 'a kettle', model: 'local-aurora' })
+    ).json();
+    // Replicate's 3 h deadline plus time to copy the weights: far past a generation's.
+    expect(TRAINING_TRY_SECONDS).toBeGreaterThan(3 * 60 * 60);
+    expect(await queueDeadlineOf(env, training.job_id)).toBe(TRAINING_TRY_SECONDS);
+    expect(await queueDeadlineOf(env, generation.job_id)).toBe(env.config.generation.timeoutSeconds);
+  });
+
   it('cancels a queued training with a refund, and deleting a training model cancels it', async () => {
-    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const setId = (await uploadTrainingSet(env, alice, 5)).id;
     const before = await balanceOf(alice);
     const started = (await alice.call('POST', '/api/train_model', { set_id: setId, name: 'One' })).json();
     expect(await balanceOf(alice)).toBe(before - started.cost);
@@ -247,7 +271,7 @@ describe(`an operator's default trainer without its key on ${testDb}`, { timeout
   it('lists the hosted trainers as unavailable and refuses training on them, changing nothing', async () => {
     const fal = (await modelsAs(alice, env)).find((m) => m.id === 'flux-lora-fast');
     expect(fal).toMatchObject({ available: false, unavailable_reason: expect.stringMatching(/fal\.ai key/) });
-    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const setId = (await uploadTrainingSet(env, alice, 5)).id;
     const before = await balanceOf(alice);
     const res = await alice.call('POST', '/api/train_model', { set_id: setId, name: 'Hosted' });
     expect(res.statusCode).toBe(400);

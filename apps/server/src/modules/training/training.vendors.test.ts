@@ -19,8 +19,8 @@ import {
   waitForJob,
   type Client,
 } from '../../../test/support/api.ts';
-import { seedTrainingSet } from './training.test-helpers.ts';
 import { findModel } from './training.repository.ts';
+import { uploadTrainingSet } from './training.test-helpers.ts';
 
 /** Waits for the run's cancel signal, then fails as a cancelled vendor request does. */
 const untilAborted = (ctx: RunContext) =>
@@ -153,7 +153,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
     (await ledgerOf(env, alice.userId)).filter((e) => e.reference === `job:${jobId}`).map((e) => e.amount);
 
   it('refunds exactly once when the trainer refuses, and marks the model failed with why', async () => {
-    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const setId = (await uploadTrainingSet(env, alice, 5)).id;
     local.script.push(async () => {
       throw new ProviderError(
         'bad photos',
@@ -174,7 +174,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
   });
 
   it('retries a trainer that keeps failing, then refunds exactly once', async () => {
-    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const setId = (await uploadTrainingSet(env, alice, 5)).id;
     const flaky = async () => {
       throw new ProviderError('503', 'transient', 'The trainer is busy; try again in a moment.');
     };
@@ -192,7 +192,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
   });
 
   it('resumes a retried training at the vendor instead of paying for a second one', async () => {
-    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const setId = (await uploadTrainingSet(env, alice, 5)).id;
     const resumedWith: Array<string | undefined> = [];
     local.script.push(
       async (_request, ctx) => {
@@ -212,7 +212,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
   });
 
   it('shows the trainer’s progress live, and cancels a running training at the vendor', async () => {
-    const setId = await seedTrainingSet(env, alice.userId, 5);
+    const setId = (await uploadTrainingSet(env, alice, 5)).id;
     local.script.push(async (_request, ctx) => {
       await ctx.onSubmitted('local-run-1');
       await ctx.onProgress({ status: 'running', percent: 40, message: 'step 200/500' });
@@ -232,7 +232,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
   });
 
   it('finishes a Replicate training once however often its webhook is replayed, then generates with it', async () => {
-    const setId = await seedTrainingSet(env, alice.userId, 6);
+    const setId = (await uploadTrainingSet(env, alice, 6)).id;
     const res = await alice.call('POST', '/api/train_replicate', {
       set_id: setId,
       name: 'Anna',
