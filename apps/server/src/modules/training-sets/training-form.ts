@@ -1,10 +1,13 @@
 /**
  * Reading a training upload: the `files` field repeated (photos), or once (a zip). Unlike the other
  * forms (modules/uploads/multipart.ts), a file field may repeat and a zip may be larger than a photo,
- * so each part is read here: a photo into memory up to the photo limit (past it, only counted and
- * refused by name), a zip straight to a temporary file that yauzl reads by random access, so a large
- * zip is never held in memory. The kind is decided by the file's first bytes, never its name.
+ * so each part is read here, straight to a file in a temporary folder: a photo up to the photo limit
+ * (past it, only counted and refused by name), a zip whole, for yauzl to read by random access. No
+ * file is held in memory while the form is read (30 photos at the photo limit would be 600 MB); a
+ * photo is read back when it is checked, one at a time. The kind is decided by the file's first
+ * bytes, never its name.
  */
+import { readFileSync } from 'node:fs';
 import { open, mkdtemp, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +20,8 @@ import { drain, formatBytes, fromParserError, skip, type MultipartSpec } from '.
 const FIELD = TrainingUploadForm.files[0];
 
 export type ReceivedFile =
-  | { filename: string; bytes: Buffer }
+  /** A photo kept on disk: `bytes` reads it from there each time it is read (see `spooledPhoto`). */
+  | { filename: string; readonly bytes: Buffer }
   /** A photo over the limit: not kept, only its size, to say so. */
   | { filename: string; oversize: number };
 
@@ -26,8 +30,23 @@ export interface TrainingUpload {
   photos: ReceivedFile[];
   /** The zip, spooled to disk. */
   zip?: { filename: string; path: string };
-  /** Deletes the spooled zip. */
+  /** Deletes the spooled files (the photos and the zip). */
   dispose(): Promise<void>;
+}
+
+/**
+ * A photo on disk whose bytes are read only when asked for, when the service checks it; they are not
+ * kept here, so each can be let go once checked. The read is synchronous because the service takes
+ * `bytes` as a value while walking the photos; it is one file of at most UPLOAD_MAX_BYTES, read from
+ * the page cache it was just written to.
+ */
+function spooledPhoto(filename: string, file: string): ReceivedFile {
+  return {
+    filename,
+    get bytes() {
+      return readFileSync(file);
+    },
+  };
 }
 
 export interface TrainingFormLimits {
@@ -113,7 +132,7 @@ export async function readTrainingUpload(
         continue;
       }
       folder ??= await mkdtemp(path.join(tmpdir(), 'lumina-training-'));
-      const received = await receive(part, limits, path.join(folder, `${files}.zip`));
+      const received = await receive(part, limits, path.join(folder, String(files)));
       if (received === 'empty') files--;
       else if ('zipPath' in received) zips.push({ filename: received.filename, path: received.zipPath });
       else photos.push(received);
@@ -140,33 +159,31 @@ export async function readTrainingUpload(
   return { photos, zip: zips[0], dispose };
 }
 
-/** One file part: a photo in memory, a zip on disk, or 'empty' for a file input left unchosen. */
+/** One file part, written to `spoolPath`: a photo, a zip, or 'empty' for a file input left unchosen. */
 async function receive(
   part: MultipartFile,
   limits: TrainingFormLimits,
-  zipPath: string,
+  spoolPath: string,
 ): Promise<ReceivedFile | { filename: string; zipPath: string } | 'empty'> {
-  const head: Buffer[] = [];
+  let head = Buffer.alloc(0);
   let size = 0;
-  let kind: 'photo' | 'zip' | undefined;
   let spool: FileHandle | undefined;
+  let oversize = false;
   try {
     for await (const chunk of part.file as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (kind === undefined) {
-        head.push(chunk);
-        if (size < 4) continue;
-        kind = isZip(Buffer.concat(head)) ? 'zip' : 'photo';
-        if (kind === 'zip') {
-          spool = await open(zipPath, 'wx');
-          for (const held of head.splice(0)) await spool.write(held);
-        }
+      if (head.length < 4) head = Buffer.concat([head, chunk.subarray(0, 4 - head.length)]);
+      if (oversize) continue;
+      // A photo past the limit: what was written goes, and the rest is read (so the form goes on) but not kept.
+      if (size > limits.maxPhotoBytes && !isZip(head)) {
+        oversize = true;
+        await spool?.close();
+        spool = undefined;
+        await rm(spoolPath, { force: true });
         continue;
       }
-      if (kind === 'zip') await spool!.write(chunk);
-      // A photo past the limit: the rest is read (so the form goes on) but not kept.
-      else if (size <= limits.maxPhotoBytes) head.push(chunk);
-      else head.length = 0;
+      spool ??= await open(spoolPath, 'wx');
+      await spool.write(chunk);
     }
   } finally {
     await spool?.close();
@@ -181,7 +198,7 @@ async function receive(
     if (!part.filename) return 'empty';
     return { filename: part.filename, bytes: Buffer.alloc(0) };
   }
-  if (kind === 'zip') return { filename: part.filename, zipPath };
-  if (size > limits.maxPhotoBytes) return { filename: part.filename, oversize: size };
-  return { filename: part.filename, bytes: Buffer.concat(head) };
+  if (isZip(head)) return { filename: part.filename, zipPath: spoolPath };
+  if (oversize) return { filename: part.filename, oversize: size };
+  return spooledPhoto(part.filename, spoolPath);
 }

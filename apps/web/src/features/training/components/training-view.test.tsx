@@ -4,7 +4,9 @@ import {
   contracts,
   creditsFor,
   deleteTrainingPhotoContract,
+  deleteTrainingSetContract,
   extendTrainingSetContract,
+  listTrainingSetsContract,
   trainedModelsContract,
   trainModelContract,
   trainReplicateContract,
@@ -12,6 +14,7 @@ import {
   type JobView,
   type TrainedModelView,
   type TrainingPhoto,
+  type TrainingSetView,
 } from '@lumina/contracts';
 import { fakeJob, fakeModel, fakeTrainedModel, renderWithApp } from '@/testing/app-harness';
 import { setupApiServer } from '@/testing/api-server';
@@ -106,9 +109,13 @@ afterAll(() => {
   Reflect.deleteProperty(URL, 'revokeObjectURL');
 });
 let myModels: TrainedModelView[] = [];
+/** The caller's stored sets, newest first (GET /api/training_sets). */
+let storedSets: TrainingSetView[] = [];
 beforeEach(() => {
   myModels = [];
+  storedSets = [];
   server.on(trainedModelsContract, () => answer(trainedModelsContract, { models: myModels }));
+  server.on(listTrainingSetsContract, () => answer(listTrainingSetsContract, { sets: storedSets }));
 });
 afterEach(() => cleanup());
 
@@ -293,6 +300,90 @@ describe('training photos', () => {
     expect(screen.queryByTestId('training-count-problem')).toBeNull();
     expect(uploadButton().textContent).toBe('Upload 30 files');
     expect(server.requests.some((r) => r.url === '/api/upload_train_images')).toBe(false);
+  });
+});
+
+describe('a set from before', () => {
+  const OLDER_ID = '6c1d3b63-8b5e-4e74-a0f9-2d3e4f5a6b7c';
+  /** The newest set (six photos, one with a hint) and an older one, as the server lists them. */
+  function storedBefore() {
+    const newest = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].map((n, i) =>
+      photo(
+        `${n}.jpg`,
+        i === 2 ? ['No clear subject: choose photos where the subject fills the frame.'] : [],
+      ),
+    );
+    storedSets = [
+      { ...setOf(newest), updated_at: '2026-01-02T09:00:00.000Z' },
+      { ...setOf([photo('old.jpg')]), id: OLDER_ID },
+    ];
+    return newest;
+  }
+
+  it('shows the newest stored set after a reload, with its hints, and goes on with it', async () => {
+    const newest = storedBefore();
+    renderTraining();
+    await waitFor(() => expect(screen.getAllByTestId('set-photo')).toHaveLength(6));
+    expect(screen.getByTestId('training-resumed').textContent).toBe(tr.set.resumed);
+    expect(
+      screen.getAllByTestId('set-photo').map((li) => within(li).getByRole('img').getAttribute('src')),
+    ).toEqual(newest.map((p) => p.thumbnail_url));
+    expect(within(screen.getAllByTestId('set-photo')[2]!).getByTestId('photo-hint').textContent).toBe(
+      'No clear subject: choose photos where the subject fills the frame.',
+    );
+    expect(screen.queryByText('old.jpg')).toBeNull();
+    expect(screen.getByTestId('training-count').textContent).toBe('6 of 5–30 photos');
+    expect(screen.getByTestId('train-form')).toBeTruthy();
+
+    // More photos go to that set, not a new one.
+    server.on(extendTrainingSetContract, (req) => {
+      expect(req.params.id).toBe(SET_ID);
+      return answer(extendTrainingSetContract, { ...setOf([...newest, photo('n7.jpg')]), refused: [] });
+    });
+    pick([jpeg('n7.jpg')]);
+    fireEvent.click(uploadButton());
+    await waitFor(() => expect(screen.getAllByTestId('set-photo')).toHaveLength(7));
+    expect(screen.queryByTestId('training-resumed')).toBeNull();
+    expect(server.requests.some((r) => r.url === '/api/upload_train_images')).toBe(false);
+  });
+
+  it('deletes the shown set after asking, and leaves an empty page for a new one', async () => {
+    storedBefore();
+    let deleted: string | undefined;
+    server.on(deleteTrainingSetContract, (req) => {
+      deleted = req.params.id;
+      return answer(deleteTrainingSetContract, { deleted: true });
+    });
+    renderTraining();
+    await waitFor(() => expect(screen.getAllByTestId('set-photo')).toHaveLength(6));
+
+    fireEvent.click(screen.getByTestId('training-delete-set'));
+    expect(await screen.findByText('Delete these 6 photos?')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: tr.set.keep }));
+    await waitFor(() => expect(screen.queryByText('Delete these 6 photos?')).toBeNull());
+    expect(deleted).toBeUndefined();
+
+    fireEvent.click(screen.getByTestId('training-delete-set'));
+    fireEvent.click(await screen.findByTestId('training-delete-set-confirm'));
+    await waitFor(() => expect(screen.queryByTestId('set-photo')).toBeNull());
+    expect(deleted).toBe(SET_ID);
+    expect(screen.getByTestId('training-count').textContent).toBe('0 of 5–30 photos');
+    expect(screen.queryByTestId('train-form')).toBeNull();
+    expect(screen.queryByTestId('training-delete-set')).toBeNull();
+    // The next upload starts a new set.
+    await uploadSix();
+    expect(server.requests.some((r) => r.url === '/api/upload_train_images')).toBe(true);
+  });
+
+  it('starts a new set on request, leaving the stored one as it is', async () => {
+    storedBefore();
+    renderTraining();
+    await waitFor(() => expect(screen.getAllByTestId('set-photo')).toHaveLength(6));
+    fireEvent.click(screen.getByTestId('training-new-set'));
+    expect(screen.queryByTestId('set-photo')).toBeNull();
+    expect(screen.queryByTestId('training-resumed')).toBeNull();
+    expect(screen.getByText(tr.upload.choose)).toBeTruthy();
+    expect(server.requests.some((r) => r.method === 'DELETE')).toBe(false);
   });
 });
 

@@ -17,12 +17,13 @@ import { buttonClass } from '@/components/ui/button-link';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useMyModels } from '../api/my-models';
-import { useDeleteTrainingPhoto, useUploadTrainingPhotos } from '../api/training-sets';
+import { useDeleteTrainingPhoto, useTrainingSets, useUploadTrainingPhotos } from '../api/training-sets';
 import { addPicked, sameFileKey, sendable, withSize, type PickedFile } from '../utils/photo-checks';
 import { trainingJob } from '../utils/training-job';
 import { trainModels } from '../utils/training-price';
 import { PhotoDropZone } from './photo-drop-zone';
 import { PickedPhotos } from './picked-photos';
+import { SetActions } from './set-actions';
 import { RefusedFiles, SetPhotos } from './set-photos';
 import { TrainForm } from './train-form';
 import { TrainingProgress } from './training-progress';
@@ -39,7 +40,8 @@ const panelClass =
 /**
  * The Training page: photos in (previews and the browser's hints first, then the server's answer: what
  * it kept with its advice and what it refused with why), then what to train and its price, then the
- * training's live progress until the model is ready to generate with.
+ * training's live progress until the model is ready to generate with. The person's newest stored set
+ * is shown on arrival, so a reload loses nothing: they go on with it, or delete it, or start a new one.
  */
 export function TrainingView({
   models,
@@ -55,7 +57,11 @@ export function TrainingView({
   onCreditsChanged: (balance?: number) => void;
 }) {
   const { t } = useTranslation();
-  const [set, setSet] = useState<TrainingSetView | null>(null);
+  const storedSets = useTrainingSets();
+  /** The set this page made or changed; until then, the newest stored one (unless a new one was asked for). */
+  const [pageSet, setSet] = useState<TrainingSetView | null>(null);
+  const [startedFresh, setStartedFresh] = useState(false);
+  const set = pageSet ?? (startedFresh ? null : (storedSets.data?.sets[0] ?? null));
   const [refused, setRefused] = useState<RefusedPhoto[]>([]);
   const [picked, setPicked] = useState<PickedFile[]>([]);
   const [uploaded, setUploaded] = useState<ReadonlySet<string>>(new Set());
@@ -137,6 +143,17 @@ export function TrainingView({
   const ready = started?.status === 'ready' || job?.status === 'succeeded';
   const finished =
     ready || (job ? job.status === 'failed' || job.status === 'cancelled' : started?.status !== 'training');
+
+  /** An empty page for a new set: the shown one is left stored (or was just deleted). */
+  function startNewSet() {
+    setSet(null);
+    setStartedFresh(true);
+    setRefused([]);
+    setUploaded(new Set());
+    setStartedModel(null);
+    upload.reset();
+    removePhoto.reset();
+  }
 
   /** Back to the form, with the same photos, for another model (other steps, another trainer). */
   function trainAnother() {
@@ -240,11 +257,25 @@ export function TrainingView({
               {removePhoto.error.message}
             </Alert>
           )}
+          {set && pageSet === null && (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="training-resumed">
+              {t('training.set.resumed')}
+            </p>
+          )}
           {set && set.photos.length > 0 && (
             <SetPhotos
               photos={set.photos}
               removing={removePhoto.isPending ? (removePhoto.variables?.photoId ?? null) : null}
               onRemove={onRemovePhoto}
+            />
+          )}
+          {set && (!started || finished) && (
+            <SetActions
+              key={set.id}
+              setId={set.id}
+              photoCount={photoCount}
+              onStartNew={startNewSet}
+              onDeleted={startNewSet}
             />
           )}
         </div>
