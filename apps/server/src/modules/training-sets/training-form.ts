@@ -7,8 +7,7 @@
  * photo is read back when it is checked, one at a time. The kind is decided by the file's first
  * bytes, never its name.
  */
-import { readFileSync } from 'node:fs';
-import { open, mkdtemp, rm, type FileHandle } from 'node:fs/promises';
+import { open, mkdtemp, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MultipartFile } from '@fastify/multipart';
@@ -20,8 +19,8 @@ import { drain, formatBytes, fromParserError, skip, type MultipartSpec } from '.
 const FIELD = TrainingUploadForm.files[0];
 
 export type ReceivedFile =
-  /** A photo kept on disk: `bytes` reads it from there each time it is read (see `spooledPhoto`). */
-  | { filename: string; readonly bytes: Buffer }
+  /** A photo kept on disk: `read()` reads it from there when it is checked (see `spooledPhoto`). */
+  | { filename: string; read(): Promise<Buffer> }
   /** A photo over the limit: not kept, only its size, to say so. */
   | { filename: string; oversize: number };
 
@@ -35,18 +34,11 @@ export interface TrainingUpload {
 }
 
 /**
- * A photo on disk whose bytes are read only when asked for, when the service checks it; they are not
- * kept here, so each can be let go once checked. The read is synchronous because the service takes
- * `bytes` as a value while walking the photos; it is one file of at most UPLOAD_MAX_BYTES, read from
- * the page cache it was just written to.
+ * A photo on disk whose bytes are read only when the service checks it; they are not kept here, so
+ * each can be let go once checked.
  */
 function spooledPhoto(filename: string, file: string): ReceivedFile {
-  return {
-    filename,
-    get bytes() {
-      return readFileSync(file);
-    },
-  };
+  return { filename, read: () => readFile(file) };
 }
 
 export interface TrainingFormLimits {
@@ -196,7 +188,7 @@ async function receive(
   }
   if (size === 0) {
     if (!part.filename) return 'empty';
-    return { filename: part.filename, bytes: Buffer.alloc(0) };
+    return { filename: part.filename, read: async () => Buffer.alloc(0) };
   }
   if (isZip(head)) return { filename: part.filename, zipPath: spoolPath };
   if (oversize) return { filename: part.filename, oversize: size };

@@ -226,7 +226,7 @@ export class TrainingSetsService {
   }
 
   /** The upload's files one at a time: a photo's bytes (from the form or the zip) can go once it is checked. */
-  private files(upload: TrainingUpload): AsyncIterable<ZipItem> | Iterable<ZipItem> {
+  private files(upload: TrainingUpload): AsyncIterable<ZipItem> {
     if (upload.zip) {
       return photosInZip(upload.zip.path, {
         maxEntries: TRAINING_ZIP_MAX_ENTRIES,
@@ -236,12 +236,12 @@ export class TrainingSetsService {
     }
     const { photos } = upload;
     const maxBytes = this.maxBytes;
-    return (function* () {
-      // Taken off the form as they are checked, so their bytes are not held to the end of the request.
+    return (async function* () {
+      // Read from disk one at a time as they are checked, so no more than one is held at once.
       for (let next = photos.shift(); next; next = photos.shift()) {
         yield 'oversize' in next
           ? { name: next.filename, refused: tooLargeReason(next.oversize, maxBytes) }
-          : { name: next.filename, bytes: next.bytes };
+          : { name: next.filename, bytes: await next.read() };
       }
     })();
   }
