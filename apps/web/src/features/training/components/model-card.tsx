@@ -1,3 +1,4 @@
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -6,7 +7,6 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { buttonClass } from '@/components/ui/button-link';
 import { BrainIcon, ChevronIcon, SparklesIcon, TrashIcon } from '@/components/ui/icons';
-import { Modal } from '@/components/ui/modal';
 import { paths } from '@/config/paths';
 import { useDeleteTrainedModel } from '../api/my-models';
 import { trainingJob } from '../utils/training-job';
@@ -146,39 +146,22 @@ export function ModelCard({
         )}
       </div>
 
-      <Modal
+      <ConfirmDialog
         open={confirming}
         onClose={() => setConfirming(false)}
-        labelledBy={`${ids}-confirm`}
-        className="max-w-md p-6"
-      >
-        <h2 id={`${ids}-confirm`} className="text-lg font-semibold">
-          {t('training.models.confirmTitle', { name: model.name })}
-        </h2>
-        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-          {model.status === 'training'
+        title={t('training.models.confirmTitle', { name: model.name })}
+        body={
+          model.status === 'training'
             ? t('training.models.confirmTraining')
-            : t('training.models.confirmBody')}
-        </p>
-        {remove.error && (
-          <Alert tone="error" className="mt-3" testId="model-delete-error">
-            {remove.error.message}
-          </Alert>
-        )}
-        <div className="mt-5 flex justify-end gap-2">
-          <Button look="secondary" onClick={() => setConfirming(false)} data-autofocus>
-            {t('training.models.keep')}
-          </Button>
-          <Button
-            look="danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate(model.id, { onSuccess: () => setConfirming(false) })}
-            data-testid="model-delete-confirm"
-          >
-            {t('training.models.confirmDelete')}
-          </Button>
-        </div>
-      </Modal>
+            : t('training.models.confirmBody')
+        }
+        error={remove.error?.message}
+        keepLabel={t('training.models.keep')}
+        confirmLabel={t('training.models.confirmDelete')}
+        pending={remove.isPending}
+        onConfirm={() => remove.mutate(model.id, { onSuccess: () => setConfirming(false) })}
+        testId="model-delete"
+      />
     </article>
   );
 }

@@ -1,9 +1,8 @@
-import { useId, useState } from 'react';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TrashIcon } from '@/components/ui/icons';
-import { Modal } from '@/components/ui/modal';
 import { useDeleteTrainingSet } from '../api/training-sets';
 
 /**
@@ -22,7 +21,6 @@ export function SetActions({
   onDeleted: () => void;
 }) {
   const { t } = useTranslation();
-  const ids = useId();
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteTrainingSet();
 
@@ -40,42 +38,25 @@ export function SetActions({
         <TrashIcon />
         {t('training.set.delete')}
       </Button>
-      <Modal
+      <ConfirmDialog
         open={confirming}
         onClose={() => setConfirming(false)}
-        labelledBy={`${ids}-confirm`}
-        className="max-w-md p-6"
-      >
-        <h2 id={`${ids}-confirm`} className="text-lg font-semibold">
-          {t('training.set.confirmTitle', { count: photoCount })}
-        </h2>
-        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{t('training.set.confirmBody')}</p>
-        {remove.error && (
-          <Alert tone="error" className="mt-3" testId="training-delete-set-error">
-            {remove.error.message}
-          </Alert>
-        )}
-        <div className="mt-5 flex justify-end gap-2">
-          <Button look="secondary" onClick={() => setConfirming(false)} data-autofocus>
-            {t('training.set.keep')}
-          </Button>
-          <Button
-            look="danger"
-            disabled={remove.isPending}
-            onClick={() =>
-              remove.mutate(setId, {
-                onSuccess: () => {
-                  setConfirming(false);
-                  onDeleted();
-                },
-              })
-            }
-            data-testid="training-delete-set-confirm"
-          >
-            {t('training.set.confirmDelete')}
-          </Button>
-        </div>
-      </Modal>
+        title={t('training.set.confirmTitle', { count: photoCount })}
+        body={t('training.set.confirmBody')}
+        error={remove.error?.message}
+        keepLabel={t('training.set.keep')}
+        confirmLabel={t('training.set.confirmDelete')}
+        pending={remove.isPending}
+        onConfirm={() =>
+          remove.mutate(setId, {
+            onSuccess: () => {
+              setConfirming(false);
+              onDeleted();
+            },
+          })
+        }
+        testId="training-delete-set"
+      />
     </div>
   );
 }
