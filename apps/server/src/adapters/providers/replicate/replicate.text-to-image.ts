@@ -333,6 +333,15 @@ function failureOf(kind: 'prediction' | 'training', run: ReplicateRunState): Pro
       `The provider refused this prompt: ${error}`,
     );
   }
+  if (kind === 'training') {
+    // A training fails on what it was given (no usable face, too few steps) far more often than on
+    // a hiccup: another try would pay for the same failure. The person reads the trainer's reason.
+    return new VendorRequestEndedError(
+      `replicate training ${run.id} failed: ${error}`,
+      'rejected',
+      `The trainer could not train on these photos: ${error}`,
+    );
+  }
   return new VendorRequestEndedError(
     `replicate ${kind} ${run.id} failed: ${error}`,
     'transient',

@@ -168,16 +168,18 @@ describe('Replicate LoRA training through the replicate client against the fake 
     expect([trainingCreates().length, fake.uploads.length, modelCreates().length]).toEqual(before);
   });
 
-  it('creates afresh when the resumed training had failed', async () => {
+  it('ends with the trainer’s reason when a training fails, and a resumed failed training stays failed (no second one paid for)', async () => {
     fake.scenario({ outcome: 'failed' });
     const first = runContext();
     const failure = await runError(trainer().train(await trainingRequest(), first.ctx));
-    expect(failure.kind).toBe('transient');
+    expect(failure.kind).toBe('rejected');
     expect(failure.message).toContain('no images with a usable face');
+    expect(failure.userMessage).toMatch(/^The trainer could not train on these photos: .*usable face/);
+    const creates = trainingCreates().length;
     const resumed = runContext({ resumeRequestId: first.submitted[0] });
-    const result = await trainer().train(await trainingRequest(), resumed.ctx);
-    expect(resumed.submitted).toEqual([result.requestId]);
-    expect(result.requestId).not.toBe(first.submitted[0]);
+    expect((await runError(trainer().train(await trainingRequest(), resumed.ctx))).kind).toBe('rejected');
+    expect(resumed.submitted).toEqual([]);
+    expect(trainingCreates().length).toBe(creates);
   });
 
   it('cancel() of a starting training is true, and the run ends cancelled', async () => {
