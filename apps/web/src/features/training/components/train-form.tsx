@@ -143,7 +143,7 @@ export function TrainForm({
         </Field>
       </div>
 
-      <fieldset>
+      <fieldset className="min-w-0">
         <legend className="mb-2 text-sm font-semibold">{t('training.form.subject')}</legend>
         <div className="flex flex-wrap gap-2">
           {TRAINING_SUBJECTS.map((s) => (
@@ -172,19 +172,24 @@ export function TrainForm({
         </p>
       </fieldset>
 
-      <fieldset>
+      {/* min-w-0: a fieldset is as wide as its content by default, wider than a phone. */}
+      <fieldset className="min-w-0">
         <legend className="mb-2 text-sm font-semibold">{t('training.form.trainer')}</legend>
         {trainers.length === 0 ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('training.form.noTrainers')}</p>
         ) : (
-          <div className="grid gap-2 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
             {trainers.map((m) => (
               <ModelOption
                 key={m.id}
                 model={m}
                 group={`${ids}-trainer`}
                 checked={m.id === trainerId}
-                price={t('training.form.perThousand', { count: m.credit_cost })}
+                price={
+                  m.training && m.training.min_steps === m.training.max_steps
+                    ? t('training.form.flatPrice', { count: trainingPrice(m, m.training.default_steps) })
+                    : t('training.form.perThousand', { count: m.credit_cost })
+                }
                 providerLabel={t(`generate.providers.${m.provider}`)}
                 unavailableFallback={t('generate.form.unavailable')}
                 onChange={chooseTrainer}
