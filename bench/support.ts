@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import sharp from 'sharp';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { CatalogueAdapters } from '../apps/server/src/modules/models/model-catalogue.ts';
@@ -265,4 +266,32 @@ export function cpuSecondsOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Photo-like raw RGB pixels for one seed: smooth colour regions (a coarse random field, bicubic-upscaled)
+ * plus grain, so codecs work as hard as on a camera's photo.
+ */
+export async function photoPixels(seed: number, width: number, height: number): Promise<Buffer> {
+  let state = seed * 7919 + 12345;
+  const random = () => (state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const coarse = Buffer.alloc(40 * 30 * 3);
+  for (let i = 0; i < coarse.length; i++) coarse[i] = Math.floor(random() * 255);
+  const base = await sharp(coarse, { raw: { width: 40, height: 30, channels: 3 } })
+    .resize(width, height, { kernel: 'cubic' })
+    .raw()
+    .toBuffer();
+  const grain = await sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: '#000000',
+      noise: { type: 'gaussian', mean: 128, sigma: 12 },
+    },
+  })
+    .raw()
+    .toBuffer();
+  for (let i = 0; i < base.length; i++) base[i] = Math.max(0, Math.min(255, base[i]! + grain[i]! - 128));
+  return base;
 }

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import sharp from 'sharp';
-import { freshPostgres, machineNote, ms, table, writeSection } from './support.ts';
+import { freshPostgres, machineNote, ms, photoPixels, table, writeSection } from './support.ts';
 
 const args = process.argv.slice(2);
 const runsArg = args.indexOf('--runs');
@@ -33,28 +33,9 @@ const PHOTOS = 20;
 const WIDTH = 4000;
 const HEIGHT = 3000;
 
-/** Photo-like pixels for one seed: smooth colour regions (a coarse random field, bicubic-upscaled) plus grain. */
+/** One camera-like JPEG for a seed, with EXIF and GPS to strip. */
 async function photo(seed: number): Promise<Buffer> {
-  let state = seed * 7919 + 12345;
-  const random = () => (state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32;
-  const coarse = Buffer.alloc(40 * 30 * 3);
-  for (let i = 0; i < coarse.length; i++) coarse[i] = Math.floor(random() * 255);
-  const base = await sharp(coarse, { raw: { width: 40, height: 30, channels: 3 } })
-    .resize(WIDTH, HEIGHT, { kernel: 'cubic' })
-    .raw()
-    .toBuffer();
-  const grain = await sharp({
-    create: {
-      width: WIDTH,
-      height: HEIGHT,
-      channels: 3,
-      background: '#000000',
-      noise: { type: 'gaussian', mean: 128, sigma: 12 },
-    },
-  })
-    .raw()
-    .toBuffer();
-  for (let i = 0; i < base.length; i++) base[i] = Math.max(0, Math.min(255, base[i]! + grain[i]! - 128));
+  const base = await photoPixels(seed, WIDTH, HEIGHT);
   return sharp(base, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
     .jpeg({ quality: 92 })
     .withExifMerge({
