@@ -78,57 +78,25 @@ export class ReplicatePredictions {
     ctx: RunContext,
     collect: ReplicateCollect<T>,
   ): Promise<T> {
-    const scope = new RunScope(ctx.signal, this.timeoutMs);
-    let predictionId = ctx.resumeRequestId;
-    try {
-      if (predictionId) {
-        try {
-          return await this.follow(predictionId, ctx, scope, collect);
-        } catch (error) {
-          // The earlier prediction failed or was cancelled at Replicate: start a fresh one.
-          if (
-            !(error instanceof VendorRequestEndedError) ||
-            error.kind === 'rejected' ||
-            scope.signal.aborted
-          ) {
-            throw error;
-          }
-        }
-      }
-      const [model, version] = splitModel(providerModel);
-      const prediction = await this.replicate.predictions.create({
-        ...(version ? { version } : { model }),
-        input: await input(),
-        ...(ctx.webhookUrl
-          ? { webhook: ctx.webhookUrl, webhook_events_filter: ['start' as const, 'completed' as const] }
-          : {}),
-        signal: scope.signal,
-      });
-      predictionId = prediction.id;
-      await ctx.onSubmitted(predictionId);
-      return await this.follow(predictionId, ctx, scope, collect);
-    } catch (error) {
-      const aborted = scope.abortError(VENDOR, error);
-      if (aborted) {
-        if (aborted.kind === 'timeout' && predictionId) {
-          await this.replicate.predictions.cancel(predictionId).catch(() => undefined);
-        }
-        throw aborted;
-      }
-      throw classifyReplicateError(error);
-    }
+    return runAtReplicate(ctx, this.timeoutMs, {
+      create: async (signal) => {
+        const [model, version] = splitModel(providerModel);
+        return this.replicate.predictions.create({
+          ...(version ? { version } : { model }),
+          input: await input(),
+          ...(ctx.webhookUrl
+            ? { webhook: ctx.webhookUrl, webhook_events_filter: ['start' as const, 'completed' as const] }
+            : {}),
+          signal,
+        });
+      },
+      follow: (id, scope) => this.follow(id, ctx, scope, collect),
+      cancel: (id) => this.replicate.predictions.cancel(id),
+    });
   }
 
-  async cancel(requestId: string): Promise<boolean> {
-    try {
-      const prediction = await this.replicate.predictions.cancel(requestId);
-      // Billing starts when the model starts; a prediction cancelled while still `starting` has no started_at.
-      return prediction.status === 'canceled' && !prediction.started_at;
-    } catch (error) {
-      const status = apiStatus(error);
-      if (status !== undefined && status >= 400 && status < 500) return false;
-      throw classifyReplicateError(error);
-    }
+  cancel(requestId: string): Promise<boolean> {
+    return cancelAtReplicate(() => this.replicate.predictions.cancel(requestId));
   }
 
   private async follow<T>(
@@ -161,6 +129,68 @@ export function replicateClient(options: ReplicateOptions, fetchFn: typeof fetch
     fileEncodingStrategy: 'upload',
     fetch: fetchFn,
   });
+}
+
+/**
+ * One Replicate run, a prediction or a training. With `ctx.resumeRequestId` it follows that run; one
+ * that ended failed or cancelled at Replicate (not refused) is started afresh. Otherwise it creates one
+ * and records its id before following it. A run past its deadline is cancelled at Replicate; errors
+ * come out classified.
+ */
+export async function runAtReplicate<T>(
+  ctx: RunContext,
+  timeoutMs: number,
+  run: {
+    create(signal: AbortSignal): Promise<{ id: string }>;
+    follow(id: string, scope: RunScope): Promise<T>;
+    cancel(id: string): Promise<unknown>;
+  },
+): Promise<T> {
+  const scope = new RunScope(ctx.signal, timeoutMs);
+  let id = ctx.resumeRequestId;
+  try {
+    if (id) {
+      try {
+        return await run.follow(id, scope);
+      } catch (error) {
+        if (
+          !(error instanceof VendorRequestEndedError) ||
+          error.kind === 'rejected' ||
+          scope.signal.aborted
+        ) {
+          throw error;
+        }
+      }
+    }
+    id = (await run.create(scope.signal)).id;
+    await ctx.onSubmitted(id);
+    return await run.follow(id, scope);
+  } catch (error) {
+    const aborted = scope.abortError(VENDOR, error);
+    if (aborted) {
+      if (aborted.kind === 'timeout' && id) await run.cancel(id).catch(() => undefined);
+      throw aborted;
+    }
+    throw classifyReplicateError(error);
+  }
+}
+
+/**
+ * Asks Replicate to cancel a run; true when it confirms the run had not started. Billing starts when
+ * the model or trainer starts: one cancelled while still `starting` has no `started_at`. A 4xx (gone,
+ * already ended) is false.
+ */
+export async function cancelAtReplicate(
+  cancel: () => Promise<Pick<Prediction, 'status' | 'started_at'>>,
+): Promise<boolean> {
+  try {
+    const run = await cancel();
+    return run.status === 'canceled' && !run.started_at;
+  } catch (error) {
+    const status = apiStatus(error);
+    if (status !== undefined && status >= 400 && status < 500) return false;
+    throw classifyReplicateError(error);
+  }
 }
 
 /** What predictions and trainings share, and all the poll loop reads of them. */

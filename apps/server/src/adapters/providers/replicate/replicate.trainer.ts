@@ -1,19 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { default as Replicate, Training } from 'replicate';
 import type { Config } from '../../../config.ts';
-import {
-  RunScope,
-  TRANSIENT_MESSAGE,
-  VendorRequestEndedError,
-  downloadWeights,
-  trainingZip,
-} from '../hosted.ts';
+import type { RunScope } from '../hosted.ts';
+import { TRANSIENT_MESSAGE, VendorRequestEndedError, downloadWeights, trainingZip } from '../hosted.ts';
 import { ProviderError, type RunContext } from '../text-to-image.ts';
 import type { TrainerProvider, TrainingRequest, TrainingResult } from '../trainer.ts';
 import {
   apiStatus,
-  classifyReplicateError,
+  cancelAtReplicate,
   pollUntilDone,
+  runAtReplicate,
   replicateClient,
   replicateOptions,
   type ReplicateOptions,
@@ -60,49 +56,15 @@ export class ReplicateTrainer implements TrainerProvider {
   }
 
   async train(request: TrainingRequest, ctx: RunContext): Promise<TrainingResult> {
-    const scope = new RunScope(ctx.signal, this.timeoutMs);
-    let trainingId = ctx.resumeRequestId;
-    try {
-      if (trainingId) {
-        try {
-          return await this.follow(trainingId, ctx, scope);
-        } catch (error) {
-          // The earlier training failed or was cancelled at Replicate: start a fresh one.
-          if (
-            !(error instanceof VendorRequestEndedError) ||
-            error.kind === 'rejected' ||
-            scope.signal.aborted
-          ) {
-            throw error;
-          }
-        }
-      }
-      const training = await this.create(request, ctx, scope.signal);
-      trainingId = training.id;
-      await ctx.onSubmitted(trainingId);
-      return await this.follow(trainingId, ctx, scope);
-    } catch (error) {
-      const aborted = scope.abortError(VENDOR, error);
-      if (aborted) {
-        if (aborted.kind === 'timeout' && trainingId) {
-          await this.replicate.trainings.cancel(trainingId).catch(() => undefined);
-        }
-        throw aborted;
-      }
-      throw classifyReplicateError(error);
-    }
+    return runAtReplicate(ctx, this.timeoutMs, {
+      create: (signal) => this.create(request, ctx, signal),
+      follow: (id, scope) => this.follow(id, ctx, scope),
+      cancel: (id) => this.replicate.trainings.cancel(id),
+    });
   }
 
-  async cancel(requestId: string): Promise<boolean> {
-    try {
-      const training = await this.replicate.trainings.cancel(requestId);
-      // Billing starts when the trainer starts; one cancelled while still `starting` has no started_at.
-      return training.status === 'canceled' && !training.started_at;
-    } catch (error) {
-      const status = apiStatus(error);
-      if (status !== undefined && status >= 400 && status < 500) return false;
-      throw classifyReplicateError(error);
-    }
+  cancel(requestId: string): Promise<boolean> {
+    return cancelAtReplicate(() => this.replicate.trainings.cancel(requestId));
   }
 
   private async create(request: TrainingRequest, ctx: RunContext, signal: AbortSignal): Promise<Training> {
