@@ -1,27 +1,13 @@
-import {
-  creditsFor,
-  type JobView,
-  type TrainedModelView,
-  type TrainingUploadResult,
-} from '@lumina/contracts';
-import { eq } from 'drizzle-orm';
+import { creditsFor, type JobView, type TrainingUploadResult } from '@lumina/contracts';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { FAL_LORA_MODEL, FAL_TRAINER, startFalFake } from '../../../test/fakes/fal-server.ts';
 import { FLUX_LORA_TRAINER, startReplicateFake } from '../../../test/fakes/replicate-server.ts';
 import { testDb, useTestEnv, type TestEnv } from '../../../test/harness.ts';
-import {
-  balanceOf,
-  eventually,
-  jobView,
-  ledgerOf,
-  useSignedIn,
-  waitForJob,
-  type Client,
-} from '../../../test/support/api.ts';
+import { balanceOf, eventually, jobView, useSignedIn, waitForJob } from '../../../test/support/api.ts';
 import { useFakeVendor } from '../../../test/support/vendor-adapters.ts';
-import { trainedModels } from '../../db/schema/index.ts';
-import { uploadTrainingSet } from './training.test-helpers.ts';
+import { findModel } from './training.repository.ts';
+import { jobCharges, myModel, uploadTrainingSet } from './training.test-helpers.ts';
 
 /**
  * Training on the hosted vendors through the whole product: photos uploaded as a set → the train
@@ -50,20 +36,11 @@ const unzipped = (zip: Buffer) =>
     bytes: Buffer.from(bytes),
   }));
 
-const myModel = async (client: Client, id: string) =>
-  ((await client.call('GET', '/api/my_models')).json().models as TrainedModelView[]).find((m) => m.id === id);
-
 async function weightsOf(env: TestEnv, modelId: string): Promise<Buffer> {
-  const [row] = await env.container.database.db
-    .select({ key: trainedModels.weightsKey })
-    .from(trainedModels)
-    .where(eq(trainedModels.id, modelId));
-  const object = await env.container.storage.get(row!.key!);
+  const row = await findModel(env.container.database.db, modelId);
+  const object = await env.container.storage.get(row!.weightsKey!);
   return Buffer.concat(await object.body.toArray());
 }
-
-const ledgerFor = async (env: TestEnv, client: Client, jobId: string) =>
-  (await ledgerOf(env, client.userId)).filter((e) => e.reference === `job:${jobId}`).map((e) => e.amount);
 
 describe(`training on fal.ai end to end on ${testDb}`, { timeout: 120_000 }, () => {
   const fal = useFakeVendor(() => startFalFake());
@@ -135,7 +112,7 @@ describe(`training on fal.ai end to end on ${testDb}`, { timeout: 120_000 }, () 
     // Ready, charged once, and the LoRA is our own copy of fal's bytes.
     const model = await myModel(alice, started.model.id);
     expect(model).toMatchObject({ status: 'ready', error: null, trigger_word: 'ohwx_anna', steps: 500 });
-    expect(await ledgerFor(env, alice, started.job_id)).toEqual([-cost]);
+    expect(await jobCharges(env, alice, started.job_id)).toEqual([-cost]);
     expect((await weightsOf(env, model!.id)).equals(fal.loraBytes(training!.requestId))).toBe(true);
 
     // Generating with it: fal-ai/flux-lora with our signed weights URL, which fal fetched from us.
@@ -182,7 +159,7 @@ describe(`training on fal.ai end to end on ${testDb}`, { timeout: 120_000 }, () 
     ).json();
     const job = await waitForJob(alice, started.job_id, 'failed');
     expect(job).toMatchObject({ refunded: true });
-    expect(await ledgerFor(env, alice, started.job_id)).toEqual([-started.cost, started.cost]);
+    expect(await jobCharges(env, alice, started.job_id)).toEqual([-started.cost, started.cost]);
     expect(await balanceOf(alice)).toBe(before);
     expect(await myModel(alice, started.model.id)).toMatchObject({
       status: 'failed',
@@ -195,7 +172,7 @@ describe(`training on fal.ai end to end on ${testDb}`, { timeout: 120_000 }, () 
     expect(job.error).toMatch(/after 3 tries/);
     // Nothing later changes it: still one refund.
     await new Promise((r) => setTimeout(r, 500));
-    expect(await ledgerFor(env, alice, started.job_id)).toEqual([-started.cost, started.cost]);
+    expect(await jobCharges(env, alice, started.job_id)).toEqual([-started.cost, started.cost]);
   });
 });
 
@@ -256,7 +233,7 @@ describe(`training on Replicate end to end on ${testDb}`, { timeout: 120_000 }, 
     await new Promise((r) => setTimeout(r, 1000));
 
     expect([...replicate.trainings.values()].filter((t) => t.destination === destination)).toHaveLength(1);
-    expect(await ledgerFor(env, alice, started.job_id)).toEqual([-100]);
+    expect(await jobCharges(env, alice, started.job_id)).toEqual([-100]);
     expect(await jobView(alice, started.job_id)).toMatchObject({ status: 'succeeded', refunded: false });
     const model = await myModel(alice, started.model.id);
     expect(model).toMatchObject({ status: 'ready', error: null });
@@ -299,7 +276,7 @@ describe(`training on Replicate end to end on ${testDb}`, { timeout: 120_000 }, 
     const started = res.json();
     const job = await waitForJob(alice, started.job_id, 'failed', 20_000);
     expect(job).toMatchObject({ refunded: true });
-    expect(await ledgerFor(env, alice, started.job_id)).toEqual([-started.cost, started.cost]);
+    expect(await jobCharges(env, alice, started.job_id)).toEqual([-started.cost, started.cost]);
     expect(await balanceOf(alice)).toBe(before);
     expect(await myModel(alice, started.model.id)).toMatchObject({
       status: 'failed',
@@ -309,6 +286,6 @@ describe(`training on Replicate end to end on ${testDb}`, { timeout: 120_000 }, 
     const destination = `lumina-test/lumina-${started.model.id}`;
     expect([...replicate.trainings.values()].filter((t) => t.destination === destination)).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 500));
-    expect(await ledgerFor(env, alice, started.job_id)).toEqual([-started.cost, started.cost]);
+    expect(await jobCharges(env, alice, started.job_id)).toEqual([-started.cost, started.cost]);
   });
 });

@@ -1,6 +1,6 @@
-import type { TrainingUploadResult } from '@lumina/contracts';
+import type { TrainedModelView, TrainingUploadResult } from '@lumina/contracts';
 import type { TestEnv } from '../../../test/harness.ts';
-import type { Client } from '../../../test/support/api.ts';
+import { ledgerOf, type Client } from '../../../test/support/api.ts';
 import { filesForm, seededPhoto } from '../training-sets/training-sets.test-helpers.ts';
 
 let nextSeed = 1;
@@ -39,3 +39,15 @@ export async function uploadTrainingSet(
   }
   return { ...set, photos: set.photos.slice(0, count) };
 }
+
+/** The caller's trained models, as `GET /api/my_models` lists them. */
+export const myModels = async (client: Client) =>
+  (await client.call('GET', '/api/my_models')).json().models as TrainedModelView[];
+
+/** One of the caller's trained models, or undefined when they have none by that id. */
+export const myModel = async (client: Client, id: string) =>
+  (await myModels(client)).find((m) => m.id === id);
+
+/** The ledger amounts of one job (its charge, then any refund), in order. */
+export const jobCharges = async (env: TestEnv, client: Client, jobId: string) =>
+  (await ledgerOf(env, client.userId)).filter((e) => e.reference === `job:${jobId}`).map((e) => e.amount);

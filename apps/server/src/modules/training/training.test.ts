@@ -1,9 +1,9 @@
-import { creditsFor, TRIGGER_WORD, type ModelInfo, type TrainedModelView } from '@lumina/contracts';
+import { creditsFor, TRIGGER_WORD, type ModelInfo } from '@lumina/contracts';
 import { describe, expect, it } from 'vitest';
 import { testDb, useTestEnv, type TestEnv } from '../../../test/harness.ts';
 import { balanceOf, ledgerOf, useSignedIn, waitForJob, type Client } from '../../../test/support/api.ts';
 import { findModel } from './training.repository.ts';
-import { uploadTrainingSet } from './training.test-helpers.ts';
+import { myModels, uploadTrainingSet } from './training.test-helpers.ts';
 import { TRAINING_TRY_SECONDS } from './train.kind.ts';
 
 /** How long one try of the job's queue entry may run (pg-boss's `expire_in`), in seconds. */
@@ -23,8 +23,6 @@ const modelsAs = async (client: Client | undefined, env: ReturnType<typeof useTe
   expect(res.statusCode).toBe(200);
   return res.json().models as ModelInfo[];
 };
-const myModels = async (client: Client) =>
-  (await client.call('GET', '/api/my_models')).json().models as TrainedModelView[];
 
 describe(`training on the local trainer, end to end, on ${testDb}`, { timeout: 180_000 }, () => {
   const env = useTestEnv({ env: { WELCOME_CREDITS: '40' } });

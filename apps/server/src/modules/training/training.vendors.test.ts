@@ -1,5 +1,4 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { TrainedModelView } from '@lumina/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   ProviderError,
@@ -10,17 +9,9 @@ import {
 import type { TrainerProvider, TrainingRequest, TrainingResult } from '../../adapters/providers/trainer.ts';
 import { fakePng } from '../../../test/fakes/png.ts';
 import { testDb, useTestEnv } from '../../../test/harness.ts';
-import {
-  balanceOf,
-  eventually,
-  jobView,
-  ledgerOf,
-  useSignedIn,
-  waitForJob,
-  type Client,
-} from '../../../test/support/api.ts';
+import { balanceOf, eventually, jobView, useSignedIn, waitForJob } from '../../../test/support/api.ts';
 import { findModel } from './training.repository.ts';
-import { uploadTrainingSet } from './training.test-helpers.ts';
+import { jobCharges, myModel, uploadTrainingSet } from './training.test-helpers.ts';
 
 /** Waits for the run's cancel signal, then fails as a cancelled vendor request does. */
 const untilAborted = (ctx: RunContext) =>
@@ -145,12 +136,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
   });
   const alice = useSignedIn(env, 'alice');
 
-  const modelOf = async (client: Client, id: string) =>
-    ((await client.call('GET', '/api/my_models')).json().models as TrainedModelView[]).find(
-      (m) => m.id === id,
-    );
-  const chargesOf = async (jobId: string) =>
-    (await ledgerOf(env, alice.userId)).filter((e) => e.reference === `job:${jobId}`).map((e) => e.amount);
+  const chargesOf = (jobId: string) => jobCharges(env, alice, jobId);
 
   it('refunds exactly once when the trainer refuses, and marks the model failed with why', async () => {
     const setId = (await uploadTrainingSet(env, alice, 5)).id;
@@ -167,7 +153,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
     expect(job).toMatchObject({ refunded: true });
     expect(await chargesOf(started.job_id)).toEqual([-started.cost, started.cost]);
     expect(await balanceOf(alice)).toBe(before);
-    expect(await modelOf(alice, started.model.id)).toMatchObject({
+    expect(await myModel(alice, started.model.id)).toMatchObject({
       status: 'failed',
       error: expect.stringContaining('could not find a subject'),
     });
@@ -184,7 +170,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
     await waitForJob(alice, started.job_id, 'failed');
     expect(local.calls - calls).toBe(2);
     expect(await chargesOf(started.job_id)).toEqual([-started.cost, started.cost]);
-    expect(await modelOf(alice, started.model.id)).toMatchObject({
+    expect(await myModel(alice, started.model.id)).toMatchObject({
       status: 'failed',
       error:
         'The provider kept failing and could not finish this job after 2 tries. Your credits were refunded.',
@@ -208,7 +194,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
     await waitForJob(alice, started.job_id);
     expect(resumedWith).toEqual(['local-run-resume']);
     expect(await chargesOf(started.job_id)).toEqual([-started.cost]);
-    expect(await modelOf(alice, started.model.id)).toMatchObject({ status: 'ready' });
+    expect(await myModel(alice, started.model.id)).toMatchObject({ status: 'ready' });
   });
 
   it('shows the trainer’s progress live, and cancels a running training at the vendor', async () => {
@@ -228,7 +214,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
     expect(cancelled).toMatchObject({ status: 'cancelled', refunded: true });
     expect(local.cancelled).toEqual(['local-run-1']);
     expect(await chargesOf(started.job_id)).toEqual([-started.cost, started.cost]);
-    expect(await modelOf(alice, started.model.id)).toMatchObject({ status: 'cancelled' });
+    expect(await myModel(alice, started.model.id)).toMatchObject({ status: 'cancelled' });
   });
 
   it('finishes a Replicate training once however often its webhook is replayed, then generates with it', async () => {
@@ -280,7 +266,7 @@ describe(`training with vendors' trainers on ${testDb}`, { timeout: 180_000 }, (
     expect(replicate.resumed).toBeGreaterThanOrEqual(1);
     expect(await chargesOf(started.job_id)).toEqual([-100]);
     expect(await jobView(alice, started.job_id)).toMatchObject({ status: 'succeeded', refunded: false });
-    const model = await modelOf(alice, started.model.id);
+    const model = await myModel(alice, started.model.id);
     expect(model).toMatchObject({ status: 'ready', error: null });
     const weightsKey = (await findModel(env.container.database.db, model!.id))!.weightsKey!;
     expect(weightsKey).toMatch(
