@@ -5,7 +5,7 @@ import { sizeFor } from '../../adapters/providers/catalogue.ts';
 import { AppError } from '../../errors.ts';
 import type { JobsService } from '../jobs/jobs.service.ts';
 import { LOCAL_STYLE_PREFIX } from '../../adapters/providers/local/style-profile.ts';
-import type { ModelCatalogue, PersonalModel } from '../models/model-catalogue.ts';
+import { isPersonalModelId, type ModelCatalogue, type PersonalModel } from '../models/model-catalogue.ts';
 import { TEXT_TO_IMAGE_KIND, type GenerationRecipe } from './text-to-image.kind.ts';
 
 /** Resolves a model id to its catalogue entry and provider adapter (throws a readable AppError). */
@@ -17,8 +17,6 @@ export interface OwnModels {
   weightsUrl(model: PersonalModel): Promise<string>;
 }
 
-/** Trained models' ids are UUIDs; shared models' ids never are (so only those need a lookup). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isPersonal = (model: object): model is PersonalModel => 'personal' in model;
 
 export interface PromptInput {
@@ -44,7 +42,8 @@ export class GenerationService {
   ) {}
 
   async create(userId: string, input: PromptInput) {
-    const own = this.own && UUID.test(input.model) ? await this.own.forUser(userId) : [];
+    // Only an id that can name a trained model needs the person's own models looked up.
+    const own = this.own && isPersonalModelId(input.model) ? await this.own.forUser(userId) : [];
     const { model } = this.models.get('text-to-image', input.model, { userId, own });
     if (input.aspectRatio && !model.aspectRatios.includes(input.aspectRatio)) {
       throw new AppError(

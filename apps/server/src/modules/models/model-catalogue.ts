@@ -11,8 +11,9 @@ import type { TrainerProvider } from '../../adapters/providers/trainer.ts';
 import { VENDOR_LABEL } from '../../adapters/providers/vendors.ts';
 import { AppError, notFound } from '../../errors.ts';
 
-/** A trained model's id (its trained_models row id); shared models have slug ids. */
-const PERSONAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whether `id` can name a trained model: those ids are their trained_models row ids (UUIDs), shared models' are slugs. */
+export const isPersonalModelId = (id: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /**
  * The one model catalogue: every model of every capability (text-to-image, each image tool, train),
@@ -119,7 +120,7 @@ export class ModelCatalogue {
         .map((m) => m.id)
         .join(', ');
     const textToImage = capability === 'text-to-image';
-    if (!model && id && PERSONAL_ID.test(id)) {
+    if (!model && id && isPersonalModelId(id)) {
       // Trained models have uuid ids: someone else's, a deleted one and an unknown one read alike.
       throw notFound('This model');
     }
