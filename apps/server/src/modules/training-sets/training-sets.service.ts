@@ -11,7 +11,7 @@ import type { Storage } from '../../adapters/storage/index.ts';
 import type { Database, Tx } from '../../db/client.ts';
 import type { TrainingImageRow, TrainingSetRow } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
-import { DAMAGED, normaliseUpload, type NormalisedImage } from '../uploads/normalise.ts';
+import { DAMAGED, normalisedExtension, normaliseUpload, type NormalisedImage } from '../uploads/normalise.ts';
 import { checkUploadQuota } from '../uploads/upload-quota.ts';
 import { lockUploadQuota } from '../uploads/uploads.repository.ts';
 import { DUPLICATE_DISTANCE, hammingDistance, photoSignals, type PhotoSignals } from './photo-checks.ts';
@@ -317,7 +317,7 @@ export class TrainingSetsService {
   ): Promise<AcceptedPhoto> {
     const id = randomUUID();
     const prefix = trainingSetPrefix(userId, setId);
-    const storageKey = `${prefix}${id}.${image.contentType === 'image/png' ? 'png' : 'jpg'}`;
+    const storageKey = `${prefix}${id}.${normalisedExtension(image.contentType)}`;
     const thumbnailKey = `${prefix}${id}.thumb.webp`;
     written.push(storageKey, thumbnailKey);
     await Promise.all([

@@ -22,6 +22,10 @@ export interface NormalisedImage {
   sourceFormat: SniffedType;
 }
 
+/** The file extension a normalised image is stored under. */
+export const normalisedExtension = (contentType: NormalisedImage['contentType']) =>
+  contentType === 'image/png' ? 'png' : 'jpg';
+
 /** Largest accepted width × height, by how costly the format is to decode. */
 export interface PixelLimits {
   maxPixels: number;

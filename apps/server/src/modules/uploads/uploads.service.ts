@@ -7,7 +7,7 @@ import { AppError } from '../../errors.ts';
 import { deleteImageFiles, imageKeys, type StoredImageFiles } from '../images/image-files.ts';
 import { findImage, insertImages, type ImageWithFavorite } from '../images/images.repository.ts';
 import type { IncomingFile } from './multipart.ts';
-import { DAMAGED, normaliseUpload } from './normalise.ts';
+import { DAMAGED, normalisedExtension, normaliseUpload } from './normalise.ts';
 import { checkUploadQuota } from './upload-quota.ts';
 import { lockUploadQuota } from './uploads.repository.ts';
 
@@ -35,8 +35,6 @@ export function filenameLabel(filename: string): string | null {
   // Cut by code point: cutting a UTF-16 string can leave half a surrogate pair, which the database refuses.
   return clean ? Array.from(clean).slice(0, FILENAME_MAX_LENGTH).join('') : null;
 }
-
-const extension = (contentType: 'image/jpeg' | 'image/png') => (contentType === 'image/png' ? 'png' : 'jpg');
 
 /**
  * People's own images, uploaded: stored as a clean original (upright, no metadata) plus a WebP
@@ -101,7 +99,7 @@ export class UploadsService {
     }
 
     const id = randomUUID();
-    const keys = imageKeys(userId, id, extension(image.contentType));
+    const keys = imageKeys(userId, id, normalisedExtension(image.contentType));
     const files: StoredImageFiles = {
       storageKey: keys.original,
       thumbnailKey: keys.thumbnail,
