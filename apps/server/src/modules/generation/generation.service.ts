@@ -5,19 +5,22 @@ import { sizeFor } from '../../adapters/providers/catalogue.ts';
 import { AppError } from '../../errors.ts';
 import type { JobsService } from '../jobs/jobs.service.ts';
 import { LOCAL_STYLE_PREFIX } from '../../adapters/providers/local/style-profile.ts';
-import { isPersonalModelId, type ModelCatalogue, type PersonalModel } from '../models/model-catalogue.ts';
+import {
+  isPersonalModel,
+  isPersonalModelId,
+  type ModelCatalogue,
+  type PersonalModel,
+  type PersonalModelSource,
+} from '../models/model-catalogue.ts';
 import { TEXT_TO_IMAGE_KIND, type GenerationRecipe } from './text-to-image.kind.ts';
 
 /** Resolves a model id to its catalogue entry and provider adapter (throws a readable AppError). */
 export type ModelResolver = Pick<ModelCatalogue, 'get'>;
 
 /** A person's own (trained) models, and how a hosted vendor fetches one's weights. */
-export interface OwnModels {
-  forUser(userId: string): Promise<PersonalModel[]>;
+export interface OwnModels extends PersonalModelSource {
   weightsUrl(model: PersonalModel): Promise<string>;
 }
-
-const isPersonal = (model: object): model is PersonalModel => 'personal' in model;
 
 export interface PromptInput {
   text: string;
@@ -69,7 +72,7 @@ export class GenerationService {
       aspectRatio: input.aspectRatio ?? null,
       loraScale: model.supports.loraScale ? (input.loraScale ?? null) : null,
       promptStrength: model.supports.promptStrength ? (input.promptStrength ?? null) : null,
-      ...(isPersonal(model) ? await this.trained(model, input.loraScale) : {}),
+      ...(isPersonalModel(model) ? await this.trained(model, input.loraScale) : {}),
     };
     return this.jobs.enqueue({
       userId,

@@ -55,6 +55,15 @@ export type PersonalModel = TextToImageModel & {
   };
 };
 
+/** Whether a listed or resolved model is a person's own (trained) model. */
+export const isPersonalModel = <M extends object>(model: M): model is M & PersonalModel =>
+  'personal' in model;
+
+/** Where a person's own ready models come from (the training module reads them per request). */
+export interface PersonalModelSource {
+  forUser(userId: string): Promise<PersonalModel[]>;
+}
+
 /** Who is asking: a person sees the shared models plus their own (`own`, loaded by the caller). */
 export interface Viewer {
   userId?: string;

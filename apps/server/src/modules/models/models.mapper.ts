@@ -1,6 +1,6 @@
 import type { ModelInfo } from '@lumina/contracts';
 import type { TextToImageModel } from '../../adapters/providers/catalogue.ts';
-import type { ModelListing, PersonalModel } from './model-catalogue.ts';
+import { isPersonalModel, type ModelListing, type PersonalModel } from './model-catalogue.ts';
 
 type Availability = { available: boolean; unavailableReason?: string };
 
@@ -19,10 +19,9 @@ export function toModelInfo(
     unavailable_reason: model.unavailableReason ?? null,
     credit_cost: model.creditCost,
     accepts_lora: model.acceptsLora,
-    personal:
-      'personal' in model
-        ? { trigger_word: model.personal.triggerWord, cover_url: model.personal.coverUrl }
-        : null,
+    personal: isPersonalModel(model)
+      ? { trigger_word: model.personal.triggerWord, cover_url: model.personal.coverUrl }
+      : null,
     training: null,
   };
 }

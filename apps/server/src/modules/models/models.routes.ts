@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { route } from '../../http/route.ts';
 import { readAccessToken } from '../auth/session.transport.ts';
-import type { ModelCatalogue, PersonalModel } from './model-catalogue.ts';
+import { isPersonalModel, type ModelCatalogue, type PersonalModelSource } from './model-catalogue.ts';
 import { toModelInfo, toTrainInfo } from './models.mapper.ts';
 
 /**
@@ -14,7 +14,7 @@ export function modelsRoutes(
   app: FastifyInstance,
   deps: {
     catalogue: Pick<ModelCatalogue, 'list' | 'sharedTextToImage'>;
-    own: { forUser(userId: string): Promise<PersonalModel[]> };
+    own: PersonalModelSource;
   },
 ): void {
   const { catalogue, own } = deps;
@@ -39,8 +39,8 @@ export function modelsRoutes(
         return base ? [toTrainInfo(m, base)] : [];
       });
       const textToImage = catalogue.list('text-to-image', viewer);
-      const shared = textToImage.filter((m) => !('personal' in m));
-      const personal = textToImage.filter((m) => 'personal' in m);
+      const shared = textToImage.filter((m) => !isPersonalModel(m));
+      const personal = textToImage.filter((m) => isPersonalModel(m));
       return { models: [...shared.map(toModelInfo), ...trainers, ...personal.map(toModelInfo)] };
     },
     { preHandler: identify },

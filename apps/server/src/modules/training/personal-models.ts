@@ -2,11 +2,10 @@ import { parseStyleProfile, type StyleProfileSource } from '../../adapters/provi
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database } from '../../db/client.ts';
 import type { TrainedModelRow } from '../../db/schema/index.ts';
-import type { ModelCatalogue, PersonalModel } from '../models/model-catalogue.ts';
+import { isPersonalModelId, type ModelCatalogue, type PersonalModel } from '../models/model-catalogue.ts';
+import { coverUrl } from './trained-files.ts';
 import { findModel, readyUserModels } from './training.repository.ts';
 
-/** How long a cover URL in a listing lasts (listings are fetched again long before). */
-const COVER_URL_SECONDS = 60 * 60;
 /**
  * How long a hosted vendor may fetch the weights a job sends it: jobs wait in queues and retry, so a
  * week (S3's longest presigned URL).
@@ -58,9 +57,7 @@ export class PersonalModels {
       ownerId: row.userId,
       personal: {
         triggerWord: row.triggerWord,
-        coverUrl: row.coverKey
-          ? await this.deps.storage.url(row.coverKey, { expiresInSeconds: COVER_URL_SECONDS })
-          : null,
+        coverUrl: await coverUrl(this.deps.storage, row.coverKey),
         weightsKey: row.weightsKey,
       },
     };
@@ -72,7 +69,7 @@ export function trainedStyles(deps: { db: Database; storage: Storage }): StylePr
   return {
     async get(id) {
       // Not a model id at all (the engine passes whatever followed `local-style:`).
-      if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+      if (!isPersonalModelId(id)) return undefined;
       const row = await findModel(deps.db, id);
       if (row?.status !== 'ready' || row.provider !== 'local' || !row.weightsKey) return undefined;
       try {

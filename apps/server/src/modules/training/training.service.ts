@@ -15,12 +15,10 @@ import { AppError, notFound } from '../../errors.ts';
 import type { JobsService } from '../jobs/jobs.service.ts';
 import type { ModelCatalogue } from '../models/model-catalogue.ts';
 import { TRAIN_KIND, type TrainJobInput } from './train.kind.ts';
-import { modelPrefix } from './trained-files.ts';
+import { coverUrl, modelPrefix } from './trained-files.ts';
 import { generateTriggerWord } from './trigger-word.ts';
 import { toTrainedModelView } from './training.mapper.ts';
 import * as repo from './training.repository.ts';
-
-const COVER_URL_SECONDS = 60 * 60;
 
 export interface TrainingSettings {
   /** The operator's default trainer (TRAINER): which vendor POST /api/train_model trains on. */
@@ -190,9 +188,6 @@ export class TrainingService {
   }
 
   private async view(row: TrainedModelRow) {
-    const cover = row.coverKey
-      ? await this.deps.storage.url(row.coverKey, { expiresInSeconds: COVER_URL_SECONDS }).catch(() => null)
-      : null;
-    return toTrainedModelView(row, cover);
+    return toTrainedModelView(row, await coverUrl(this.deps.storage, row.coverKey));
   }
 }
