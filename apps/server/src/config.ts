@@ -5,6 +5,12 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { catalogueProblem, loadCatalogue, type ModelEntry } from './adapters/providers/catalogue.ts';
 import type { S3Settings } from './adapters/storage/index.ts';
+import {
+  loadProducts,
+  productsProblem,
+  type CreditPackProduct,
+  type Product,
+} from './modules/products/product-catalogue.ts';
 
 /**
  * The only reader of process.env. Every setting is parsed once at boot; a bad or missing value stops
@@ -231,6 +237,9 @@ export const EnvSchema = z
     STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
     /** Credit packages on sale, as JSON (see .env.example); the built-in three when unset. */
     CREDIT_PACKAGES_JSON: z.string().min(2).optional(),
+    /** Products on sale (photo shoots and credit packages), as JSON or a JSON file; the built-in set when unset. */
+    PRODUCTS_JSON: z.string().min(2).optional(),
+    PRODUCTS_FILE: z.string().min(1).optional(),
     /** An unpaid checkout's lifetime; Stripe accepts 30 minutes to 24 hours for a Session's expires_at. */
     CHECKOUT_EXPIRY_SECONDS: z.coerce.number().int().min(1800).max(86_400).default(86_400),
     // Public examples (modules/examples).
@@ -328,6 +337,18 @@ export const EnvSchema = z
       const problem = creditPackagesProblem(env.CREDIT_PACKAGES_JSON);
       if (problem) ctx.addIssue({ code: 'custom', path: ['CREDIT_PACKAGES_JSON'], message: problem });
     }
+    if (env.PRODUCTS_JSON || env.PRODUCTS_FILE) {
+      const name = env.PRODUCTS_FILE && !env.PRODUCTS_JSON ? 'PRODUCTS_FILE' : 'PRODUCTS_JSON';
+      const problem = productsProblem({ json: env.PRODUCTS_JSON, file: env.PRODUCTS_FILE });
+      if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+      if (env.CREDIT_PACKAGES_JSON) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['CREDIT_PACKAGES_JSON'],
+          message: `cannot be used with ${name}: list credit packages there as products of kind "credits"`,
+        });
+      }
+    }
     if (env.NODE_ENV === 'production' && !env.FILE_URL_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -382,7 +403,12 @@ export interface Config {
   providers: ProvidersConfig;
   /** The model catalogue (text-to-image and tool models): built-in models with MODELS_JSON / MODELS_FILE applied. */
   models: readonly ModelEntry[];
-  /** Credit packages and Stripe (modules/payments). */
+  /**
+   * Products on sale (modules/products): PRODUCTS_JSON / PRODUCTS_FILE, or the built-in shoots followed
+   * by the credit packages. The first is the onboarding product.
+   */
+  products: readonly Product[];
+  /** Credit packages (the products of kind "credits") and Stripe (modules/payments). */
   payments: PaymentsConfig;
   generation: {
     /** How long one job may run before it counts as stalled (a dead worker) and is retried. */
@@ -467,6 +493,33 @@ export const DEFAULT_CREDIT_PACKAGES: readonly CreditPackage[] = [
   { id: 'creator', name: 'Creator', credits: 500, priceCents: 2000, currency: 'usd', badge: 'best value' },
   { id: 'studio', name: 'Studio', credits: 1500, priceCents: 5000, currency: 'usd' },
 ];
+
+/** CREDIT_PACKAGES_JSON's packages as products, and products of kind "credits" as payments' packages. */
+function fromCreditPackage(p: CreditPackage): CreditPackProduct {
+  return {
+    id: p.id,
+    kind: 'credits',
+    name: p.name,
+    description: `${p.credits.toLocaleString('en')} credits for generating, editing and training.`,
+    covers: [],
+    price: { cents: p.priceCents, currency: p.currency },
+    credits: p.credits,
+    ...(p.stripePriceId ? { stripePriceId: p.stripePriceId } : {}),
+    ...(p.badge ? { badge: p.badge } : {}),
+  };
+}
+
+function toCreditPackage(p: CreditPackProduct): CreditPackage {
+  return {
+    id: p.id,
+    name: p.name,
+    credits: p.credits,
+    priceCents: p.price.cents,
+    currency: p.price.currency,
+    ...(p.stripePriceId ? { stripePriceId: p.stripePriceId } : {}),
+    ...(p.badge ? { badge: p.badge } : {}),
+  };
+}
 
 function creditPackagesProblem(json: string): string | undefined {
   try {
@@ -777,6 +830,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     );
   }
   const env = parsed.data;
+  const creditPackages = env.CREDIT_PACKAGES_JSON
+    ? CreditPackagesSchema.parse(JSON.parse(env.CREDIT_PACKAGES_JSON))
+    : DEFAULT_CREDIT_PACKAGES;
+  const products = loadProducts(
+    { json: env.PRODUCTS_JSON, file: env.PRODUCTS_FILE },
+    creditPackages.map(fromCreditPackage),
+  );
   const config: Config = {
     env: env.NODE_ENV,
     port: env.PORT,
@@ -865,10 +925,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       trainer: env.TRAINER,
     },
     models: loadCatalogue({ json: env.MODELS_JSON, file: env.MODELS_FILE }),
+    products,
     payments: {
-      packages: env.CREDIT_PACKAGES_JSON
-        ? CreditPackagesSchema.parse(JSON.parse(env.CREDIT_PACKAGES_JSON))
-        : DEFAULT_CREDIT_PACKAGES,
+      packages: products.filter((p) => p.kind === 'credits').map(toCreditPackage),
       checkoutExpirySeconds: env.CHECKOUT_EXPIRY_SECONDS,
       stripe: env.STRIPE_SECRET_KEY
         ? {

@@ -38,6 +38,7 @@ import { textToImageKind } from './modules/generation/text-to-image.kind.ts';
 import { ImagesService } from './modules/images/images.service.ts';
 import { imageOutput } from './modules/images/image-output.ts';
 import { createJobsModule, type JobsModule } from './modules/jobs/jobs.module.ts';
+import type { PublicCounters } from './modules/jobs/jobs.repository.ts';
 import { catalogueModels } from './modules/jobs/models.ts';
 import { modelOutput } from './modules/training/model-output.ts';
 import { PersonalModels, trainedStyles } from './modules/training/personal-models.ts';
@@ -76,7 +77,7 @@ export interface Container {
       service: ImagesService;
       /** Gallery listings in memory (modules/images/listing-cache.ts). */
       gallery: ListingCache;
-      counter(): Promise<number>;
+      counter(): Promise<PublicCounters>;
     };
     /** The person's videos (jobs whose output is a video). */
     videos: VideosService;

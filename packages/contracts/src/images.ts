@@ -191,8 +191,15 @@ export const trackDownloadContract = defineContract({
 export const counterContract = defineContract({
   method: 'GET',
   path: '/api/counter',
-  summary: 'Total images generated on Lumina (for the landing page)',
+  summary: 'The public counters the landing page shows: images made, models trained, photo shoots delivered',
   tags: ['images'],
   auth: false,
-  response: z.object({ count: z.int() }).meta({ id: 'Counter' }),
+  response: z
+    .object({
+      count: z.int().describe('Images made on Lumina (same as `images`; kept for older clients)'),
+      images: z.int().describe('Images made on Lumina'),
+      models_trained: z.int().describe('Models trained to completion'),
+      shoots_delivered: z.int().describe('Photo shoots delivered'),
+    })
+    .meta({ id: 'Counter' }),
 });

@@ -20,3 +20,5 @@ export * from './registry.ts';
 export * from './site.ts';
 export * from './pricing.ts';
 export * from './training.ts';
+export * from './products.ts';
+export * from './onboarding.ts';

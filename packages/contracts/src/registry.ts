@@ -59,6 +59,21 @@ import {
 } from './tools.ts';
 import { toolRunsContract } from './tool-runs.ts';
 import {
+  attachPhotosContract,
+  buyProductContract,
+  downloadPurchaseContract,
+  myProductContract,
+  myProductsContract,
+  productsContract,
+} from './products.ts';
+import {
+  onboardingContract,
+  pendingImageSetsContract,
+  skipOnboardingContract,
+  submitOnboardingContract,
+  uploadOnboardingImagesContract,
+} from './onboarding.ts';
+import {
   deleteTrainingPhotoContract,
   deleteTrainingSetContract,
   extendTrainingSetContract,
@@ -154,4 +169,15 @@ export const contracts = {
   trainingSet: trainingSetContract,
   deleteTrainingPhoto: deleteTrainingPhotoContract,
   deleteTrainingSet: deleteTrainingSetContract,
+  products: productsContract,
+  myProducts: myProductsContract,
+  myProduct: myProductContract,
+  buyProduct: buyProductContract,
+  attachPhotos: attachPhotosContract,
+  downloadPurchase: downloadPurchaseContract,
+  onboarding: onboardingContract,
+  submitOnboarding: submitOnboardingContract,
+  skipOnboarding: skipOnboardingContract,
+  uploadOnboardingImages: uploadOnboardingImagesContract,
+  pendingImageSets: pendingImageSetsContract,
 } satisfies Record<string, Contract>;

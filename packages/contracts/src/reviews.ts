@@ -7,8 +7,9 @@ export const REVIEW_COMMENT_MAX = 1000;
 export const PendingReview = z
   .object({
     payment_id: z.uuid(),
-    product_id: z.string().describe('The credit package id'),
-    package_name: z.string(),
+    product_id: z.string().describe('The product bought (a photo shoot or a credit package)'),
+    package_name: z.string().describe('The product’s name, as bought (kept for older clients)'),
+    product_name: z.string().describe('The product’s name, as bought'),
     paid_at: z.iso.datetime(),
   })
   .meta({ id: 'PendingReview' });

@@ -10,6 +10,9 @@ export const UserProfile = z
       .describe(
         'True for an operator of this server (an ADMIN_EMAILS account): the web shows set-up hints only to them',
       ),
+    onboarded: z
+      .boolean()
+      .describe('Completed or skipped onboarding; false sends a signed-in person to /onboarding'),
   })
   .meta({ id: 'UserProfile' });
 export type UserProfile = z.infer<typeof UserProfile>;

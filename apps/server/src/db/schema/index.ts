@@ -17,3 +17,4 @@ export * from './stripe-events.ts';
 export * from './reviews.ts';
 export * from './videos.ts';
 export * from './training.ts';
+export * from './purchases.ts';

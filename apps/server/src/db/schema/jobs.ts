@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { purchases } from './purchases.ts';
 import { users } from './users.ts';
 
 /**
@@ -32,6 +33,8 @@ export const jobs = pgTable(
     /** Why it failed, in words for people. */
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
+    /** The purchase this job is a stage of (a photo shoot's training or one of its generations). */
+    purchaseId: uuid('purchase_id').references((): AnyPgColumn => purchases.id, { onDelete: 'set null' }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -44,6 +47,9 @@ export const jobs = pgTable(
       .on(t.createdAt)
       .where(sql`${t.status} in ('queued', 'running')`),
     index('jobs_provider_request_idx').on(t.provider, t.providerRequestId),
+    index('jobs_purchase_idx')
+      .on(t.purchaseId)
+      .where(sql`${t.purchaseId} is not null`),
   ],
 );
 

@@ -3,7 +3,7 @@ import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-o
 import { users } from './users.ts';
 
 /**
- * One checkout for a credit package. Created `pending` when the Checkout Session is made; moves to
+ * One checkout for a product (a credit package, or a photo shoot whose `credits` is 0). Created `pending` when the Checkout Session is made; moves to
  * `paid` exactly once (a conditional UPDATE in the same transaction as the ledger grant), then maybe
  * `refunded`. `failed` when an async payment fails. Amounts are integer minor units.
  */
@@ -40,7 +40,8 @@ export const payments = pgTable(
   (t) => [
     index('payments_user_id_idx').on(t.userId, t.createdAt),
     index('payments_payment_intent_idx').on(t.stripePaymentIntent),
-    check('payments_amount_positive', sql`${t.amountCents} > 0 and ${t.credits} > 0`),
+    // A product other than a credit package (a photo shoot) adds no credits.
+    check('payments_amount_positive', sql`${t.amountCents} > 0 and ${t.credits} >= 0`),
   ],
 );
 

@@ -4,12 +4,13 @@ import { cachedJson } from '../../http/json-text.ts';
 import { route } from '../../http/route.ts';
 import { toDownloadCountView } from './images.mapper.ts';
 import type { ImagesService, ListQuery, Viewer } from './images.service.ts';
+import type { PublicCounters } from '../jobs/jobs.repository.ts';
 
 /** The gallery and public examples (docs/spec/SPEC.md §7). Handlers only map the wire to the service. */
 export function imagesRoutes(
   app: FastifyInstance,
   images: ImagesService,
-  counter: () => Promise<number>,
+  counter: () => Promise<PublicCounters>,
 ): void {
   const auth = { preHandler: app.requireUser };
   /** A listing, from memory when it may be (ImagesService.listingScope), sent as the JSON it was. */
@@ -96,5 +97,13 @@ export function imagesRoutes(
     }),
   );
   route(app, contracts.exampleCategories, async () => ({ categories: await images.categories() }));
-  route(app, contracts.counter, async () => ({ count: await counter() }));
+  route(app, contracts.counter, async () => {
+    const c = await counter();
+    return {
+      count: c.images,
+      images: c.images,
+      models_trained: c.modelsTrained,
+      shoots_delivered: c.shootsDelivered,
+    };
+  });
 }

@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { JobQueue } from '../../queue/queue.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
-import { countGenerated } from './jobs.repository.ts';
+import { countPublic, type PublicCounters } from './jobs.repository.ts';
 import { JobsService } from './jobs.service.ts';
 import { JobWorker } from './jobs.worker.ts';
 import { JobKinds, type JobKind } from './kinds.ts';
@@ -14,8 +14,8 @@ export interface JobsModule {
   kinds: JobKinds;
   service: JobsService;
   worker: JobWorker;
-  /** Images made on Lumina so far (the public counter). */
-  counter(): Promise<number>;
+  /** The public counters: images made, models trained, shoots delivered. */
+  counter(): Promise<PublicCounters>;
 }
 
 /** The pipeline for every paid job, wired once per container with the table of job kinds. */
@@ -46,6 +46,6 @@ export function createJobsModule(deps: {
     kinds,
     service,
     worker,
-    counter: () => countGenerated(deps.db),
+    counter: () => countPublic(deps.db),
   };
 }

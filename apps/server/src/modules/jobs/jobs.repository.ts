@@ -1,6 +1,6 @@
 import { and, count, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { images, jobs, type JobRow } from '../../db/schema/index.ts';
+import { images, jobs, purchases, type JobRow } from '../../db/schema/index.ts';
 
 /** Drizzle queries for jobs; each takes the database or an open transaction. */
 
@@ -117,11 +117,28 @@ export async function jobsVersion(db: DbOrTx, userId: string): Promise<string> {
   return row?.v ?? '';
 }
 
-/** Images generated on Lumina so far (succeeded jobs' outputs; deleting an image does not lower it). */
-export async function countGenerated(db: DbOrTx): Promise<number> {
+/** The public counters (GET /api/counter). Deleting an image or a model does not lower them. */
+export interface PublicCounters {
+  /** Images made: succeeded jobs' outputs. */
+  images: number;
+  /** Models trained to completion: succeeded training jobs. */
+  modelsTrained: number;
+  /** Photo shoots delivered. */
+  shootsDelivered: number;
+}
+
+export async function countPublic(db: DbOrTx): Promise<PublicCounters> {
   const [row] = await db
-    .select({ n: sql<number>`coalesce(sum(${jobs.numImages}), 0)::int` })
+    .select({
+      images: sql<number>`coalesce(sum(${jobs.numImages}), 0)::int`,
+      modelsTrained: sql<number>`count(*) filter (where ${jobs.kind} = 'train')::int`,
+      shootsDelivered: sql<number>`(select count(*) from ${purchases} where ${purchases.deliveredAt} is not null)::int`,
+    })
     .from(jobs)
     .where(eq(jobs.status, 'succeeded'));
-  return row?.n ?? 0;
+  return {
+    images: row?.images ?? 0,
+    modelsTrained: row?.modelsTrained ?? 0,
+    shootsDelivered: row?.shootsDelivered ?? 0,
+  };
 }

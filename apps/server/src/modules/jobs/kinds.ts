@@ -84,3 +84,18 @@ export class JobKinds {
     return [...this.byKind.values()].filter((k) => k.output === type).map((k) => k.kind);
   }
 }
+
+/**
+ * Follows jobs to their end for something bigger than one job (a photo shoot's purchase: training, then
+ * its generations). Told inside the transaction that ends the job, however it ends (worker, cancel,
+ * dead letter), so the next stage starts, or the purchase fails and is refunded, in the same commit:
+ * a crash between the two cannot happen. Jobs without a `purchaseId` are none of its business.
+ */
+export interface JobFollower {
+  succeeded(tx: DbOrTx, job: JobRow): Promise<void>;
+  ended(
+    tx: DbOrTx,
+    job: JobRow,
+    end: { status: 'failed' | 'cancelled'; error: string | null },
+  ): Promise<void>;
+}

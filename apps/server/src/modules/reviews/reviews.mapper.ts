@@ -8,6 +8,7 @@ export function toPendingReview(p: PendingReviewItem): PendingReview {
     payment_id: p.paymentId,
     product_id: p.productId,
     package_name: p.packageName,
+    product_name: p.packageName,
     paid_at: p.paidAt.toISOString(),
   };
 }

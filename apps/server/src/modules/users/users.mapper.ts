@@ -61,8 +61,15 @@ export interface ProfileView {
   id: string;
   email: string | null;
   is_operator: boolean;
+  /** Completed or skipped onboarding. */
+  onboarded: boolean;
 }
 
-export function toProfileView(user: UserRow, email: string | null, isOperator: boolean): ProfileView {
-  return { id: user.id, email, is_operator: isOperator };
+export function toProfileView(
+  user: UserRow,
+  email: string | null,
+  isOperator: boolean,
+  onboarded: boolean,
+): ProfileView {
+  return { id: user.id, email, is_operator: isOperator, onboarded };
 }

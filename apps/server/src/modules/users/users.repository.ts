@@ -1,12 +1,27 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { authLoginMethods, users, type AuthLoginMethodRow, type UserRow } from '../../db/schema/index.ts';
+import {
+  authLoginMethods,
+  userProfiles,
+  users,
+  type AuthLoginMethodRow,
+  type UserRow,
+} from '../../db/schema/index.ts';
 
 /** Queries on users and their login methods. */
 
 export async function findUser(db: DbOrTx, id: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
+}
+
+/** Completed or skipped onboarding (a `user_profiles` row saying so). */
+export async function isOnboarded(db: DbOrTx, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ completedAt: userProfiles.completedAt, skippedAt: userProfiles.skippedAt })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId));
+  return Boolean(row?.completedAt ?? row?.skippedAt);
 }
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {

@@ -39,7 +39,7 @@ export class UserDirectory {
       user.email ?? (await repo.loginMethodsOf(this.db, userId)).find((m) => m.email)?.email ?? null;
     // An operator is named by the email the account signs in with (images.service.ts decides the same way).
     const isOperator = email !== null && this.adminEmails.includes(email.toLowerCase());
-    return toProfileView(user, email, isOperator);
+    return toProfileView(user, email, isOperator, await repo.isOnboarded(this.db, userId));
   }
 
   async passwordlessMethod(contact: { email?: string; phoneNumber?: string }) {
