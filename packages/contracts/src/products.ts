@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
 import { CheckoutSessionView } from './payments.ts';
-import { text } from './text.ts';
+import { safeUrl, text } from './text.ts';
 
 /**
  * Products (SPEC.md §3, §7; issue 13): what a person buys, defined by the operator as data
@@ -134,6 +134,14 @@ export const BuyProductRequest = z
       'The money price the buyer was shown; a different server price is refused (409) so it can be shown again',
     ),
     expected_credits: z.int().optional().describe('The credit price the buyer was shown (same rule)'),
+    success_url: safeUrl()
+      .optional()
+      .describe(
+        'Money: where the checkout returns when paid (on this app; {CHECKOUT_SESSION_ID} is filled in). Default /my-products?session_id=…',
+      ),
+    cancel_url: safeUrl()
+      .optional()
+      .describe('Money: where a cancelled checkout returns (on this app). Default /products'),
   })
   .meta({ id: 'BuyProductRequest' });
 export type BuyProductRequest = z.infer<typeof BuyProductRequest>;
