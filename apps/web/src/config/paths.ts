@@ -10,6 +10,8 @@ export const paths = {
   training: '/training',
   models: '/models',
   onboarding: '/onboarding',
+  products: '/products',
+  myProducts: '/my-products',
   account: '/account',
   terms: '/terms',
   privacy: '/privacy',
