@@ -19,6 +19,7 @@ import { toolRunsRoutes } from './modules/tool-runs/tool-runs.routes.ts';
 import { videosRoutes } from './modules/videos/videos.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { trainingSetsRoutes } from './modules/training-sets/training-sets.routes.ts';
+import { onboardingRoutes } from './modules/onboarding/onboarding.routes.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
@@ -136,6 +137,12 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   });
 
   trainingSetsRoutes(app, {
+    trainingSets: container.services.trainingSets,
+    storage: container.storage,
+    maxBytes: config.uploads.maxBytes,
+  });
+  onboardingRoutes(app, {
+    onboarding: container.services.onboarding,
     trainingSets: container.services.trainingSets,
     storage: container.storage,
     maxBytes: config.uploads.maxBytes,

@@ -32,6 +32,7 @@ import { toolKind } from './modules/tools/tool-kind.ts';
 import { ToolRunsService } from './modules/tool-runs/tool-runs.service.ts';
 import { UploadsService } from './modules/uploads/uploads.service.ts';
 import { TrainingSetsService } from './modules/training-sets/training-sets.service.ts';
+import { OnboardingService } from './modules/onboarding/onboarding.service.ts';
 import { configureDecodeSlots } from './adapters/media/decode-slots.ts';
 import { GenerationService } from './modules/generation/generation.service.ts';
 import { textToImageKind } from './modules/generation/text-to-image.kind.ts';
@@ -98,6 +99,8 @@ export interface Container {
     examples: ExampleSeeder;
     /** People's training photos (modules/training-sets). */
     trainingSets: TrainingSetsService;
+    /** Onboarding answers and the photo sets still waiting to be used (modules/onboarding). */
+    onboarding: OnboardingService;
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -290,6 +293,14 @@ export async function createContainer(
     log,
     analytics,
   });
+  const trainingSets = new TrainingSetsService({
+    db: database.db,
+    storage,
+    maxBytes: config.uploads.maxBytes,
+    maxPixels: config.uploads.maxPixels,
+    heicMaxPixels: config.uploads.heicMaxPixels,
+    quotaBytes: config.limits.uploadQuotaBytes,
+  });
   const services = {
     ledger,
     payments,
@@ -311,14 +322,8 @@ export async function createContainer(
     images,
     videos,
     tools,
-    trainingSets: new TrainingSetsService({
-      db: database.db,
-      storage,
-      maxBytes: config.uploads.maxBytes,
-      maxPixels: config.uploads.maxPixels,
-      heicMaxPixels: config.uploads.heicMaxPixels,
-      quotaBytes: config.limits.uploadQuotaBytes,
-    }),
+    trainingSets,
+    onboarding: new OnboardingService(database.db, trainingSets),
     webhooks: { fal: createFalWebhookVerifier(config), replicate: createReplicateWebhookVerifier(config) },
   };
 

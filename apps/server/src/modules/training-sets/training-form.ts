@@ -151,6 +151,23 @@ export async function readTrainingUpload(
   return { photos, zip: zips[0], dispose };
 }
 
+/**
+ * The form read (zip spooled to disk), used, and its temporary files deleted whatever happens. Every
+ * route that takes training photos reads them this way (the training-set upload, the onboarding one).
+ */
+export async function withTrainingUpload<T>(
+  request: FastifyRequest,
+  limits: TrainingFormLimits,
+  use: (upload: TrainingUpload) => Promise<T>,
+): Promise<T> {
+  const upload = await readTrainingUpload(request, limits);
+  try {
+    return await use(upload);
+  } finally {
+    await upload.dispose();
+  }
+}
+
 /** One file part, written to `spoolPath`: a photo, a zip, or 'empty' for a file input left unchosen. */
 async function receive(
   part: MultipartFile,

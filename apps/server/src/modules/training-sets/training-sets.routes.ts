@@ -2,7 +2,7 @@ import { contracts } from '@lumina/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Storage } from '../../adapters/storage/index.ts';
 import { route } from '../../http/route.ts';
-import { readTrainingUpload, type TrainingUpload } from './training-form.ts';
+import { withTrainingUpload, type TrainingUpload } from './training-form.ts';
 import { toTrainingSetView, toUploadResultView } from './training-sets.mapper.ts';
 import type { TrainingSetsService } from './training-sets.service.ts';
 
@@ -18,21 +18,9 @@ export function trainingSetsRoutes(app: FastifyInstance, deps: TrainingSetRouteD
   const auth = { preHandler: app.requireUser };
   const { trainingSets, storage } = deps;
 
-  /** The form read (zip spooled to disk), used, and its temporary file deleted whatever happens. */
-  async function withUpload<T>(
-    request: FastifyRequest,
-    use: (upload: TrainingUpload) => Promise<T>,
-  ): Promise<T> {
-    const upload = await readTrainingUpload(request, {
-      maxPhotoBytes: deps.maxBytes,
-      maxZipBytes: trainingSets.maxZipBytes,
-    });
-    try {
-      return await use(upload);
-    } finally {
-      await upload.dispose();
-    }
-  }
+  const limits = { maxPhotoBytes: deps.maxBytes, maxZipBytes: trainingSets.maxZipBytes };
+  const withUpload = <T>(request: FastifyRequest, use: (upload: TrainingUpload) => Promise<T>) =>
+    withTrainingUpload(request, limits, use);
 
   route(
     app,
