@@ -629,6 +629,11 @@ const WATCHED_TABLES = [
   'reviews',
   'videos',
   'stripe_events',
+  'training_sets',
+  'training_images',
+  'trained_models',
+  'purchases',
+  'user_profiles',
 ];
 
 /** Every watched table's full content as one digest, plus the stored files. */
