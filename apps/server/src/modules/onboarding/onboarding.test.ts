@@ -317,3 +317,34 @@ describe(`onboarding on ${testDb}`, { timeout: 120_000 }, () => {
     expect(await pendingIds(jo)).toEqual([free.id, bought.id]);
   });
 });
+
+describe(`onboarding photos and the upload quota on ${testDb}`, () => {
+  const env = useTestEnv({ workers: false, env: { UPLOAD_QUOTA_BYTES: String(128 * 1024) } });
+  const kim = useSignedIn(env, 'kim');
+
+  it('counts onboarding photos against the same quota as training photos, storing nothing when over', async () => {
+    const sized = (from: number) =>
+      Promise.all(
+        [0, 1, 2, 3, 4].map(async (i) => ({
+          filename: `q-${from + i}.jpg`,
+          data: await seededPhoto(from + i, 640, 560),
+        })),
+      );
+    const first = await sized(300);
+    const bytes = first.reduce((sum, p) => sum + p.data.length, 0);
+    expect(bytes).toBeLessThan(128 * 1024);
+    expect(bytes * 2).toBeGreaterThan(128 * 1024);
+    // A set through the training page takes most of the quota ...
+    expect((await postForm(env, kim, '/api/upload_train_images', first)).statusCode).toBe(201);
+    // ... so the onboarding upload is refused as the training upload would be.
+    const over = await postForm(env, kim, '/api/onboarding/upload_images', await sized(310));
+    expect(over.statusCode).toBe(413);
+    expect(over.json().detail).toMatch(/^Your uploads use .* of your 128 KB of storage/);
+    const sets = await env.container.database.db
+      .select()
+      .from(trainingSets)
+      .where(eq(trainingSets.userId, kim.userId));
+    expect(sets).toHaveLength(1);
+    expect(await pendingIds(kim)).toEqual([sets[0]!.id]);
+  });
+});
