@@ -48,6 +48,10 @@ import { devSecret } from './secrets.ts';
 import { DevelopmentGateway, StripeGateway } from './modules/payments/payments.gateway.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { ReviewsService } from './modules/reviews/reviews.service.ts';
+import { ProductsService } from './modules/products/products.service.ts';
+import { PurchasePayments } from './modules/products/purchase-payments.ts';
+import type { ShootPipeline } from './modules/products/purchase-pipeline.ts';
+import { PurchaseRefundsService } from './modules/products/purchase-refunds.ts';
 import { createAnalytics, type Analytics } from './modules/analytics/analytics.ts';
 import { ExampleSeeder, loadExampleSpecs } from './modules/examples/examples.seeder.ts';
 
@@ -98,6 +102,8 @@ export interface Container {
     examples: ExampleSeeder;
     /** People's training photos (modules/training-sets). */
     trainingSets: TrainingSetsService;
+    /** Products on sale and what people bought (modules/products). */
+    products: { service: ProductsService; refunds: PurchaseRefundsService };
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -111,6 +117,8 @@ export async function createContainer(
     /** Per vendor, adapters used instead of the configured ones (`{ local: { textToImage } }`). */
     adapters?: CatalogueAdapters;
     analytics?: Analytics;
+    /** Delivers paid photo shoots (tests record its calls). */
+    shootPipeline?: ShootPipeline;
   } = {},
 ): Promise<Container> {
   const database = await openDatabase({
@@ -279,7 +287,10 @@ export async function createContainer(
         `whsec_${devSecret(config.dataDir, 'stripeDevWebhookSecret')}`,
         config.auth.webUrl,
       );
+  // Built after payments (a failed shoot refunds through them), so payments reach it late.
+  const delivery: { pipeline?: ShootPipeline } = {};
   const payments = new PaymentsService({
+    purchases: new PurchasePayments(() => delivery.pipeline!),
     db: database.db,
     ledger,
     gateway,
@@ -290,10 +301,40 @@ export async function createContainer(
     log,
     analytics,
   });
+  const refunds = new PurchaseRefundsService({ db: database.db, ledger, queue, payments });
+  // The delivering side (modules/products/shoot-pipeline.ts, with `refunds`) is wired here when it
+  // lands; until then a paid photo shoot stays where its payment left it (waiting for photos).
+  const shootPipeline: ShootPipeline = inject.shootPipeline ?? { start: async () => undefined };
+  delivery.pipeline = shootPipeline;
+  const reviews = new ReviewsService(database.db);
+  const trainingSets = new TrainingSetsService({
+    db: database.db,
+    storage,
+    maxBytes: config.uploads.maxBytes,
+    maxPixels: config.uploads.maxPixels,
+    heicMaxPixels: config.uploads.heicMaxPixels,
+    quotaBytes: config.limits.uploadQuotaBytes,
+  });
+  const products = {
+    refunds,
+    service: new ProductsService({
+      db: database.db,
+      products: config.products,
+      models: config.models,
+      ledger,
+      payments,
+      reviews,
+      trainingSets,
+      pipeline: shootPipeline,
+      storage,
+      webUrl: config.auth.webUrl,
+    }),
+  };
   const services = {
     ledger,
     payments,
-    reviews: new ReviewsService(database.db),
+    reviews,
+    products,
     analytics,
     examples: new ExampleSeeder({
       db: database.db,
@@ -311,14 +352,7 @@ export async function createContainer(
     images,
     videos,
     tools,
-    trainingSets: new TrainingSetsService({
-      db: database.db,
-      storage,
-      maxBytes: config.uploads.maxBytes,
-      maxPixels: config.uploads.maxPixels,
-      heicMaxPixels: config.uploads.heicMaxPixels,
-      quotaBytes: config.limits.uploadQuotaBytes,
-    }),
+    trainingSets,
     webhooks: { fal: createFalWebhookVerifier(config), replicate: createReplicateWebhookVerifier(config) },
   };
 
