@@ -14,6 +14,7 @@ import { imagesRoutes } from './modules/images/images.routes.ts';
 import { creditsRoutes } from './modules/credits/credits.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
+import { productsRoutes } from './modules/products/products.routes.ts';
 import { toolsRoutes } from './modules/tools/tools.routes.ts';
 import { toolRunsRoutes } from './modules/tool-runs/tool-runs.routes.ts';
 import { videosRoutes } from './modules/videos/videos.routes.ts';
@@ -157,6 +158,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   });
   await paymentsRoutes(app, container.services.payments);
   reviewsRoutes(app, container.services.reviews);
+  productsRoutes(app, container.services.products.service);
 
   await registerWebApp(app, config.webDistDir);
   return app;

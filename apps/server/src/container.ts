@@ -49,6 +49,10 @@ import { devSecret } from './secrets.ts';
 import { DevelopmentGateway, StripeGateway } from './modules/payments/payments.gateway.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { ReviewsService } from './modules/reviews/reviews.service.ts';
+import { ProductsService } from './modules/products/products.service.ts';
+import { PurchasePayments } from './modules/products/purchase-payments.ts';
+import type { ShootPipeline } from './modules/products/purchase-pipeline.ts';
+import { PurchaseRefundsService } from './modules/products/purchase-refunds.ts';
 import { createAnalytics, type Analytics } from './modules/analytics/analytics.ts';
 import { ExampleSeeder, loadExampleSpecs } from './modules/examples/examples.seeder.ts';
 
@@ -101,6 +105,8 @@ export interface Container {
     trainingSets: TrainingSetsService;
     /** Onboarding answers and the photo sets still waiting to be used (modules/onboarding). */
     onboarding: OnboardingService;
+    /** Products on sale and what people bought (modules/products). */
+    products: { service: ProductsService; refunds: PurchaseRefundsService };
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -114,6 +120,8 @@ export async function createContainer(
     /** Per vendor, adapters used instead of the configured ones (`{ local: { textToImage } }`). */
     adapters?: CatalogueAdapters;
     analytics?: Analytics;
+    /** Delivers paid photo shoots (tests record its calls). */
+    shootPipeline?: ShootPipeline;
   } = {},
 ): Promise<Container> {
   const database = await openDatabase({
@@ -282,7 +290,10 @@ export async function createContainer(
         `whsec_${devSecret(config.dataDir, 'stripeDevWebhookSecret')}`,
         config.auth.webUrl,
       );
+  // Built after payments (a failed shoot refunds through them), so payments reach it late.
+  const delivery: { pipeline?: ShootPipeline } = {};
   const payments = new PaymentsService({
+    purchases: new PurchasePayments(() => delivery.pipeline!),
     db: database.db,
     ledger,
     gateway,
@@ -293,6 +304,12 @@ export async function createContainer(
     log,
     analytics,
   });
+  const refunds = new PurchaseRefundsService({ db: database.db, ledger, queue, payments });
+  // The delivering side (modules/products/shoot-pipeline.ts, with `refunds`) is wired here when it
+  // lands; until then a paid photo shoot stays where its payment left it (waiting for photos).
+  const shootPipeline: ShootPipeline = inject.shootPipeline ?? { start: async () => undefined };
+  delivery.pipeline = shootPipeline;
+  const reviews = new ReviewsService(database.db);
   const trainingSets = new TrainingSetsService({
     db: database.db,
     storage,
@@ -301,10 +318,26 @@ export async function createContainer(
     heicMaxPixels: config.uploads.heicMaxPixels,
     quotaBytes: config.limits.uploadQuotaBytes,
   });
+  const products = {
+    refunds,
+    service: new ProductsService({
+      db: database.db,
+      products: config.products,
+      models: config.models,
+      ledger,
+      payments,
+      reviews,
+      trainingSets,
+      pipeline: shootPipeline,
+      storage,
+      webUrl: config.auth.webUrl,
+    }),
+  };
   const services = {
     ledger,
     payments,
-    reviews: new ReviewsService(database.db),
+    reviews,
+    products,
     analytics,
     examples: new ExampleSeeder({
       db: database.db,

@@ -35,5 +35,6 @@ export function createJobHandlers(container: Container): JobHandlers {
     'generation.sync': sync,
     'generation.failed': failed,
     'examples.seed': () => examples.run(),
+    'purchase.refund': ({ purchaseId }) => container.services.products.refunds.run(purchaseId),
   };
 }

@@ -59,6 +59,12 @@ export const queueJobTypes = {
     schema: z.object({}),
     options: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
   },
+  // A failed photo shoot paid through Stripe (modules/products/purchase-refunds.ts): refunds its payment
+  // with an idempotency key derived from the purchase, so retries refund once.
+  'purchase.refund': {
+    schema: z.object({ purchaseId: z.uuid() }),
+    options: { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
+  },
 } as const satisfies Record<string, QueueJobType>;
 
 export type QueueJobName = keyof typeof queueJobTypes;

@@ -5,7 +5,7 @@ import Stripe from 'stripe';
 
 /**
  * A local stand-in for the Stripe API parts Lumina uses (docs/reference/providers/stripe.md):
- * Checkout Sessions, Customers and Billing portal sessions, speaking the SDK's form-encoded bodies,
+ * Checkout Sessions, Customers, Billing portal sessions and Refunds, speaking the SDK's form-encoded bodies,
  * honouring Idempotency-Key, answering Stripe's error shape. Tests "pay" a session and deliver signed
  * events to the app with `deliver`.
  */
@@ -31,6 +31,19 @@ export interface FakeSession {
   livemode: false;
 }
 
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  charge: string;
+  currency: string;
+  payment_intent: string;
+  status: 'succeeded';
+  reason: string | null;
+  metadata: Record<string, string>;
+  created: number;
+}
+
 export interface StripeFake {
   /** Settings that point the app's SDK here. */
   env: Record<string, string>;
@@ -38,6 +51,8 @@ export interface StripeFake {
   webhookSecret: string;
   sessions: Map<string, FakeSession>;
   customers: Map<string, Record<string, unknown>>;
+  /** Refunds made through `POST /v1/refunds`, by id. */
+  refunds: Map<string, FakeRefund>;
   requests: Array<{ method: string; path: string; body: Record<string, unknown>; idempotencyKey?: string }>;
   /** Marks a session paid (or unpaid for a delayed method) and gives it a payment intent. */
   pay(sessionId: string, paymentStatus?: 'paid' | 'unpaid'): FakeSession;
@@ -81,6 +96,7 @@ export async function startStripeFake(): Promise<StripeFake> {
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   const sessions = new Map<string, FakeSession>();
   const customers = new Map<string, Record<string, unknown>>();
+  const refunds = new Map<string, FakeRefund>();
   const idempotent = new Map<string, { body: string; status: number; response: unknown }>();
   const requests: StripeFake['requests'] = [];
   let origin = '';
@@ -194,6 +210,58 @@ export async function startStripeFake(): Promise<StripeFake> {
         latest_charge: expand.includes('latest_charge') ? charge : chargeId,
       });
     }
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+      // A refund of a paid session's PaymentIntent (`payment_intent`, or its charge `ch_…`), in full
+      // unless `amount` says less; more than is left is refused as Stripe does.
+      const charge = body.charge as string | undefined;
+      const intent =
+        (body.payment_intent as string | undefined) ??
+        (charge?.startsWith('ch_') ? `pi_${charge.slice(3)}` : undefined);
+      if (!intent)
+        return error(res, 400, 'Missing required param: payment_intent.', { param: 'payment_intent' });
+      const owner = [...sessions.values()].find((s) => s.payment_intent === intent);
+      if (!owner || owner.payment_status !== 'paid') {
+        return error(res, 400, `No such payment_intent: '${intent}'`, {
+          param: 'payment_intent',
+          code: 'resource_missing',
+        });
+      }
+      const refunded = [...refunds.values()]
+        .filter((r) => r.payment_intent === intent)
+        .reduce((n, r) => n + r.amount, 0);
+      const left = owner.amount_total - refunded;
+      const amount = body.amount === undefined ? left : Number(body.amount);
+      if (left <= 0) {
+        return error(res, 400, `Charge ch_${intent.slice(3)} has already been refunded.`, {
+          code: 'charge_already_refunded',
+        });
+      }
+      if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+        return error(
+          res,
+          400,
+          `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+          {
+            param: 'amount',
+            code: 'amount_too_large',
+          },
+        );
+      }
+      const refund: FakeRefund = {
+        id: `re_${randomBytes(12).toString('hex')}`,
+        object: 'refund',
+        amount,
+        charge: `ch_${intent.slice(3)}`,
+        currency: owner.currency,
+        payment_intent: intent,
+        status: 'succeeded',
+        reason: (body.reason as string) ?? null,
+        metadata: (body.metadata as Record<string, string>) ?? {},
+        created: Math.floor(Date.now() / 1000),
+      };
+      refunds.set(refund.id, refund);
+      return remember(200, refund);
+    }
     if (req.method === 'POST' && url.pathname === '/v1/customers') {
       const id = `cus_${randomBytes(8).toString('hex')}`;
       const customer = { id, object: 'customer', email: body.email ?? null, metadata: body.metadata ?? {} };
@@ -242,6 +310,7 @@ export async function startStripeFake(): Promise<StripeFake> {
     webhookSecret,
     sessions,
     customers,
+    refunds,
     requests,
     pay(sessionId, paymentStatus = 'paid') {
       const session = sessions.get(sessionId);

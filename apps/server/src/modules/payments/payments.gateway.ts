@@ -44,6 +44,8 @@ export interface PaymentGateway {
   createPortalSession(customerId: string, returnUrl: string): Promise<string>;
   /** The receipt of a paid PaymentIntent's charge, when Stripe gives one. */
   receiptUrl(paymentIntentId: string): Promise<string | null>;
+  /** Refunds a PaymentIntent in full; the same `idempotencyKey` returns the same refund. */
+  refund(paymentIntentId: string, idempotencyKey: string): Promise<void>;
   /** Verifies `Stripe-Signature` over the exact raw body; throws when it does not match. */
   constructEvent(rawBody: Buffer | string, signature: string): Stripe.Event;
   /** Signs a payload with the webhook secret (development checkout and tests). */
@@ -90,7 +92,12 @@ export class StripeGateway implements PaymentGateway {
                 price_data: {
                   currency: input.currency,
                   unit_amount: input.amountCents,
-                  product_data: { name: `${input.packageName}: ${input.credits} credits` },
+                  product_data: {
+                    name:
+                      input.credits > 0
+                        ? `${input.packageName}: ${input.credits} credits`
+                        : input.packageName,
+                  },
                 },
                 quantity: 1,
               },
@@ -141,6 +148,10 @@ export class StripeGateway implements PaymentGateway {
     return charge && typeof charge === 'object' ? (charge.receipt_url ?? null) : null;
   }
 
+  async refund(paymentIntentId: string, idempotencyKey: string) {
+    await this.stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
+  }
+
   constructEvent(rawBody: Buffer | string, signature: string) {
     return this.stripe.webhooks.constructEvent(rawBody, signature, this.config.webhookSecret);
   }
@@ -182,6 +193,10 @@ export class DevelopmentGateway implements PaymentGateway {
   async receiptUrl() {
     // No real payment, no receipt.
     return null;
+  }
+
+  async refund() {
+    // Nothing was taken: the payment row is marked refunded by the caller.
   }
 
   constructEvent(rawBody: Buffer | string, signature: string) {

@@ -11,6 +11,11 @@ export async function insertPayment(db: DbOrTx, row: NewPayment): Promise<Paymen
   return inserted!;
 }
 
+export async function findById(db: DbOrTx, id: string): Promise<PaymentRow | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row;
+}
+
 export async function findBySession(db: DbOrTx, sessionId: string): Promise<PaymentRow | undefined> {
   const [row] = await db.select().from(payments).where(eq(payments.stripeSessionId, sessionId));
   return row;

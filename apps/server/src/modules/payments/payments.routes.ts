@@ -27,7 +27,9 @@ export async function paymentsRoutes(app: FastifyInstance, payments: PaymentsSer
     app,
     contracts.purchaseCredits,
     async ({ user, body }) => {
-      return toCheckoutView(await payments.startCheckout(user.id, { packageId: body.package_id }));
+      return toCheckoutView(
+        await payments.startCheckout(user.id, { item: payments.packageItem(body.package_id) }),
+      );
     },
     auth,
   );
@@ -37,7 +39,7 @@ export async function paymentsRoutes(app: FastifyInstance, payments: PaymentsSer
     contracts.createCheckoutSession,
     async ({ user, body }) => {
       const checkout = await payments.startCheckout(user.id, {
-        packageId: body.package_id,
+        item: payments.packageItem(body.package_id),
         successUrl: body.success_url,
         cancelUrl: body.cancel_url,
       });

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { CreditPackage } from '../../config.ts';
-import type { Database, Tx } from '../../db/client.ts';
+import type { Database, DbOrTx, Tx } from '../../db/client.ts';
 import type { PaymentRow } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
@@ -10,6 +10,32 @@ import type { Analytics } from '../analytics/analytics.ts';
 import type { CheckoutSessionInfo, PaymentGateway } from './payments.gateway.ts';
 import { toSessionInfo } from './payments.gateway.ts';
 import * as repo from './payments.repository.ts';
+
+/**
+ * What one checkout sells: a credit package (credits > 0) or another product, such as a photo shoot,
+ * whose payment adds no credits (credits 0). The payment row records it as bought.
+ */
+export interface CheckoutItem {
+  productId: string;
+  name: string;
+  credits: number;
+  amountCents: number;
+  currency: string;
+  stripePriceId?: string;
+}
+
+/**
+ * What happens to the purchase a payment pays for (modules/products), told inside the transaction
+ * that changes the payment, so the two never disagree.
+ */
+export interface PaymentPurchases {
+  /** The payment just became paid (exactly once). */
+  paid(tx: Tx, payment: PaymentRow): Promise<void>;
+  /** The checkout ended unpaid (expired, cancelled, failed). */
+  ended(tx: DbOrTx, payment: PaymentRow): Promise<void>;
+  /** The payment was refunded in full. */
+  refunded(tx: DbOrTx, payment: PaymentRow): Promise<void>;
+}
 
 export interface PaymentsDeps {
   db: Database;
@@ -27,6 +53,8 @@ export interface PaymentsDeps {
   analytics?: Analytics;
   /** The clock (tests move it). */
   now?: () => Date;
+  /** The purchases payments pay for (modules/products). */
+  purchases?: PaymentPurchases;
 }
 
 /** Whether the billing portal can open for a person, and if not, why (in words for people). */
@@ -101,52 +129,79 @@ export class PaymentsService {
     return repo.saveCustomer(this.deps.db, userId, created);
   }
 
-  /** Creates a Checkout Session for a package and its pending payment row; returns where to send the browser. */
+  /** A credit package as what a checkout sells. */
+  packageItem(packageId: string): CheckoutItem {
+    const pkg = this.packageById(packageId);
+    return {
+      productId: pkg.id,
+      name: pkg.name,
+      credits: pkg.credits,
+      amountCents: pkg.priceCents,
+      currency: pkg.currency,
+      ...(pkg.stripePriceId ? { stripePriceId: pkg.stripePriceId } : {}),
+    };
+  }
+
+  /**
+   * The one checkout path, for every product: a Checkout Session and its pending payment row; returns
+   * where to send the browser. `within` adds rows that belong to the payment (a product's purchase) in
+   * the transaction that stores it. Given return URLs must be on this site; `defaults` are used
+   * otherwise (the credits page unless told).
+   */
   async startCheckout(
     userId: string,
-    input: { packageId: string; successUrl?: string; cancelUrl?: string },
-  ): Promise<{ url: string; sessionId: string }> {
-    const pkg = this.packageById(input.packageId);
+    input: {
+      item: CheckoutItem;
+      successUrl?: string;
+      cancelUrl?: string;
+      defaults?: { successUrl: string; cancelUrl: string };
+      within?: (tx: Tx, payment: PaymentRow) => Promise<void>;
+    },
+  ): Promise<{ url: string; sessionId: string; paymentId: string }> {
+    const { item } = input;
     const successUrl = this.checkReturnUrl(
       input.successUrl,
-      `${this.deps.webUrl}/credits/success?session_id=${CHECKOUT_PLACEHOLDER}`,
+      input.defaults?.successUrl ?? `${this.deps.webUrl}/credits/success?session_id=${CHECKOUT_PLACEHOLDER}`,
       'success_url',
     );
     const cancelUrl = this.checkReturnUrl(
       input.cancelUrl,
-      `${this.deps.webUrl}/credits?checkout=cancelled`,
+      input.defaults?.cancelUrl ?? `${this.deps.webUrl}/credits?checkout=cancelled`,
       'cancel_url',
     );
     const customerId = await this.ensureCustomer(userId);
     const paymentId = randomUUID();
     // What is bought, as the gateway shows it and as the payment records it.
     const purchase = {
-      packageId: pkg.id,
-      packageName: pkg.name,
-      credits: pkg.credits,
-      amountCents: pkg.priceCents,
-      currency: pkg.currency,
+      packageId: item.productId,
+      packageName: item.name,
+      credits: item.credits,
+      amountCents: item.amountCents,
+      currency: item.currency,
     };
     const session = await this.deps.gateway.createCheckoutSession({
       paymentId,
       userId,
       ...purchase,
-      stripePriceId: pkg.stripePriceId,
+      stripePriceId: item.stripePriceId,
       customerId,
       successUrl,
       cancelUrl,
       expiresAt: new Date(this.now().getTime() + this.deps.checkoutExpirySeconds * 1000),
     });
-    await repo.insertPayment(this.deps.db, {
-      id: paymentId,
-      userId,
-      ...purchase,
-      stripeSessionId: session.id,
-      stripeCustomerId: customerId,
-      successUrl,
-      cancelUrl,
+    await this.deps.db.transaction(async (tx) => {
+      const payment = await repo.insertPayment(tx, {
+        id: paymentId,
+        userId,
+        ...purchase,
+        stripeSessionId: session.id,
+        stripeCustomerId: customerId,
+        successUrl,
+        cancelUrl,
+      });
+      await input.within?.(tx, payment);
     });
-    return { url: session.url, sessionId: session.id };
+    return { url: session.url, sessionId: session.id, paymentId };
   }
 
   /**
@@ -183,16 +238,20 @@ export class PaymentsService {
       customerId: session.customer,
     });
     if (!paid) return 'already';
-    await this.deps.ledger.grant(
-      {
-        userId: payment.userId,
-        amount: payment.credits,
-        reason: 'purchase',
-        idempotencyKey: `payment:${session.id}`,
-        reference: payment.id,
-      },
-      tx,
-    );
+    // A photo shoot's payment adds no credits; its purchase starts instead (below).
+    if (payment.credits > 0) {
+      await this.deps.ledger.grant(
+        {
+          userId: payment.userId,
+          amount: payment.credits,
+          reason: 'purchase',
+          idempotencyKey: `payment:${session.id}`,
+          reference: payment.id,
+        },
+        tx,
+      );
+    }
+    await this.deps.purchases?.paid(tx, paid);
     credited.push(payment);
     return 'credited';
   }
@@ -300,17 +359,13 @@ export class PaymentsService {
         }
         return;
       }
-      case 'checkout.session.async_payment_failed': {
-        const payment = await repo.findBySession(tx, event.data.object.id);
-        if (payment) await repo.markEndedIfPending(tx, payment.id, 'failed');
+      case 'checkout.session.async_payment_failed':
+        await this.endIfPending(tx, event.data.object.id, 'failed');
         return;
-      }
-      case 'checkout.session.expired': {
+      case 'checkout.session.expired':
         // Abandoned at Checkout: nothing was paid, so it leaves "pending" for good.
-        const payment = await repo.findBySession(tx, event.data.object.id);
-        if (payment) await repo.markEndedIfPending(tx, payment.id, 'expired');
+        await this.endIfPending(tx, event.data.object.id, 'expired');
         return;
-      }
       case 'charge.refunded':
         await this.applyRefund(tx, event.data.object);
         return;
@@ -318,6 +373,44 @@ export class PaymentsService {
         // Acknowledged and ignored.
         return;
     }
+  }
+
+  private async endIfPending(
+    tx: DbOrTx,
+    sessionId: string,
+    status: 'failed' | 'cancelled' | 'expired',
+  ): Promise<boolean> {
+    const payment = await repo.findBySession(tx, sessionId);
+    if (!payment || !(await repo.markEndedIfPending(tx, payment.id, status))) return false;
+    await this.deps.purchases?.ended(tx, payment);
+    return true;
+  }
+
+  /**
+   * Refunds a paid payment in full at Stripe (a failed photo shoot). `idempotencyKey` makes a retry
+   * return the same refund. The payment is marked refunded here; Stripe's `charge.refunded` event that
+   * follows finds it so and changes nothing more.
+   */
+  async refundInFull(paymentId: string, idempotencyKey: string): Promise<void> {
+    const payment = await repo.findById(this.deps.db, paymentId);
+    if (!payment || payment.status === 'refunded') return;
+    if (payment.status !== 'paid') throw new Error(`payment ${paymentId} is ${payment.status}, not paid`);
+    if (this.mode === 'stripe') {
+      if (!payment.stripePaymentIntent) throw new Error(`payment ${paymentId} has no payment intent`);
+      await this.deps.gateway.refund(payment.stripePaymentIntent, idempotencyKey);
+    }
+    await this.deps.db.transaction((tx) => this.markRefunded(tx, payment));
+  }
+
+  /** Records a full refund of a payment (no credits taken back: the caller refunds a product without any). */
+  async markRefunded(tx: DbOrTx, payment: PaymentRow): Promise<void> {
+    await repo.recordRefund(tx, payment.id, {
+      refundedCents: payment.amountCents,
+      clawedBackCredits: payment.clawedBackCredits,
+      fullyRefunded: true,
+      receiptUrl: null,
+    });
+    await this.deps.purchases?.refunded(tx, payment);
   }
 
   /**
@@ -351,11 +444,12 @@ export class PaymentsService {
       );
     }
     await repo.recordRefund(tx, payment.id, {
-      refundedCents: charge.amount_refunded,
+      refundedCents: Math.max(charge.amount_refunded, payment.refundedCents),
       clawedBackCredits: Math.max(target, payment.clawedBackCredits),
       fullyRefunded: fully,
       receiptUrl: charge.receipt_url ?? null,
     });
+    if (fully) await this.deps.purchases?.refunded(tx, payment);
   }
 
   // --- Development checkout (no STRIPE_SECRET_KEY; never in production) ---
@@ -425,7 +519,9 @@ export class PaymentsService {
     sessionId: string,
   ): Promise<{ status: PaymentRow['status']; redirectUrl: string }> {
     const payment = await this.devPayment(userId, sessionId);
-    const cancelled = await repo.markEndedIfPending(this.deps.db, payment.id, 'cancelled');
+    const cancelled = await this.deps.db.transaction((tx) =>
+      this.endIfPending(tx, payment.stripeSessionId, 'cancelled'),
+    );
     return { status: cancelled ? 'cancelled' : payment.status, redirectUrl: payment.cancelUrl };
   }
 }

@@ -1,0 +1,77 @@
+import type { Database, DbOrTx, Tx } from '../../db/client.ts';
+import type { JobQueue } from '../../queue/queue.ts';
+import type { CreditLedger } from '../credits/credit-ledger.service.ts';
+import * as paymentsRepo from '../payments/payments.repository.ts';
+import type { PaymentsService } from '../payments/payments.service.ts';
+import type { PurchaseRefunds } from './purchase-pipeline.ts';
+import * as repo from './purchases.repository.ts';
+
+/** `$29.00`: an amount in minor units, as people read it. */
+export function formatMoney(amountCents: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
+    amountCents / 100,
+  );
+}
+
+/** The ledger reference of a purchase paid with credits. */
+export const purchaseReference = (purchaseId: string) => `purchase:${purchaseId}`;
+
+const sentence = (reason: string) => reason.trim().replace(/[.!]?$/, '.');
+
+/**
+ * Gives back what a failed purchase cost, exactly once: `failOnce` is a conditional update that only
+ * one caller wins, and everything else happens in the same transaction. Credits go straight back
+ * through the ledger; money paid with Stripe is refunded by a queued job (`purchase.refund`, with an
+ * idempotency key, so a retry cannot refund twice); a development checkout took nothing, so it is
+ * marked refunded at once.
+ */
+export class PurchaseRefundsService implements PurchaseRefunds {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      ledger: CreditLedger;
+      queue: JobQueue;
+      payments: PaymentsService;
+    },
+  ) {}
+
+  async fail(tx: DbOrTx, purchaseId: string, reason: string): Promise<boolean> {
+    const purchase = await repo.failOnce(tx, purchaseId, reason);
+    if (!purchase) return false;
+    if (purchase.paidWith === 'credits') {
+      await this.deps.ledger.refund(purchaseReference(purchase.id), tx as Tx);
+      const n = purchase.creditsSpent ?? 0;
+      await repo.setOutcome(tx, purchase.id, {
+        status: 'refunded',
+        error: `${sentence(reason)} Your ${n} ${n === 1 ? 'credit was' : 'credits were'} refunded.`,
+      });
+      return true;
+    }
+    const payment = purchase.paymentId ? await paymentsRepo.findById(tx, purchase.paymentId) : undefined;
+    if (!payment) {
+      // The payment row is gone (its person deleted): nothing to give back.
+      return true;
+    }
+    const error = `${sentence(reason)} Your payment of ${formatMoney(payment.amountCents, payment.currency)} was refunded.`;
+    if (this.deps.payments.mode === 'development') {
+      await this.deps.payments.markRefunded(tx, payment);
+      await repo.setOutcome(tx, purchase.id, { status: 'refunded', error });
+      return true;
+    }
+    // Stays `failed` until the refund job has Stripe's answer, then becomes `refunded`.
+    await repo.setOutcome(tx, purchase.id, { status: 'failed', error });
+    await this.deps.queue.send(
+      'purchase.refund',
+      { purchaseId: purchase.id },
+      { tx: tx as Tx, singletonKey: `purchase-refund:${purchase.id}` },
+    );
+    return true;
+  }
+
+  /** The `purchase.refund` job: refunds the purchase's payment at Stripe, then marks it refunded. */
+  async run(purchaseId: string): Promise<void> {
+    const purchase = await repo.findPurchase(this.deps.db, purchaseId);
+    if (!purchase?.paymentId || purchase.status === 'refunded') return;
+    await this.deps.payments.refundInFull(purchase.paymentId, `purchase-refund:${purchase.id}`);
+  }
+}
