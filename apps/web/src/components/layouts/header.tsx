@@ -62,7 +62,13 @@ export function Header({
           className="border-t border-zinc-200 px-4 pt-2 pb-4 lg:hidden dark:border-zinc-800"
         >
           <ul className="flex flex-col gap-1">
-            {[...primaryNav, 'credits' as const, 'referrals' as const, 'account' as const].map((key) => (
+            {[
+              ...primaryNav,
+              'myProducts' as const,
+              'credits' as const,
+              'referrals' as const,
+              'account' as const,
+            ].map((key) => (
               <li key={key}>
                 <NavLink to={paths[key]} className={navLinkClass} onClick={close}>
                   <span className="block">{t(`nav.${key}`)}</span>
