@@ -84,13 +84,15 @@ export function AttachPhotos({ purchase }: { purchase: PurchaseView }) {
         </fieldset>
       )}
       <div className="flex flex-wrap items-center gap-2">
-        <Button
-          onClick={() => selected && attach.mutate({ purchaseId: purchase.id, setId: selected })}
-          disabled={!selected || attach.isPending || upload.isPending}
-          data-testid="attach-start"
-        >
-          {attach.isPending ? t('products.attach.starting') : t('products.attach.start')}
-        </Button>
+        {list.length > 0 && (
+          <Button
+            onClick={() => selected && attach.mutate({ purchaseId: purchase.id, setId: selected })}
+            disabled={!selected || attach.isPending || upload.isPending}
+            data-testid="attach-start"
+          >
+            {attach.isPending ? t('products.attach.starting') : t('products.attach.start')}
+          </Button>
+        )}
         <Button
           look="outline"
           onClick={() => fileInput.current?.click()}

@@ -46,7 +46,7 @@ export function ProductCard({
       className="flex min-w-0 flex-col overflow-hidden rounded-3xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900"
     >
       {cover && (
-        <div className="relative aspect-[4/3] bg-zinc-100 dark:bg-zinc-800">
+        <div className="relative aspect-[4/3] overflow-hidden bg-zinc-100 dark:bg-zinc-800">
           <img
             src={cover}
             alt={t('products.coverAlt', { name: product.name })}
