@@ -4,8 +4,17 @@ import { seriousViolations } from './support/axe';
 import { waitForExamples } from './support/examples';
 
 /** Every main page, signed out first (public) then signed in. */
-const PUBLIC_PAGES = ['/', '/examples', '/terms', '/privacy'];
-const SIGNED_IN_PAGES = ['/generate', '/studio', '/gallery', '/credits', '/account', '/training', '/models'];
+const PUBLIC_PAGES = ['/', '/examples', '/products', '/terms', '/privacy'];
+const SIGNED_IN_PAGES = [
+  '/generate',
+  '/studio',
+  '/gallery',
+  '/credits',
+  '/account',
+  '/training',
+  '/models',
+  '/my-products',
+];
 
 async function settle(page: Page, path: string) {
   await page.goto(path);

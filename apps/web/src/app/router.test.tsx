@@ -63,7 +63,7 @@ function renderAt(path: string) {
   );
 }
 
-const publicPages = ['terms', 'privacy', 'examples'] as const satisfies PathKey[];
+const publicPages = ['terms', 'privacy', 'examples', 'products'] as const satisfies PathKey[];
 const protectedPages = [
   'generate',
   'studio',
@@ -74,6 +74,7 @@ const protectedPages = [
   'models',
   'onboarding',
   'account',
+  'myProducts',
 ] as const satisfies PathKey[];
 
 describe('app routes', () => {
@@ -83,7 +84,15 @@ describe('app routes', () => {
     const header = await screen.findByRole('banner');
     expect(within(header).getByText(commonEn.app.name)).toBeTruthy();
     const nav = within(header).getByRole('navigation', { name: commonEn.nav.primary });
-    for (const label of ['generate', 'studio', 'gallery', 'examples', 'training', 'models'] as const) {
+    for (const label of [
+      'generate',
+      'studio',
+      'gallery',
+      'examples',
+      'training',
+      'models',
+      'products',
+    ] as const) {
       expect(within(nav).getByRole('link', { name: commonEn.nav[label] }).getAttribute('href')).toBe(
         paths[label],
       );

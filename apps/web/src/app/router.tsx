@@ -26,6 +26,8 @@ export const routes: RouteObject[] = [
       { path: child(paths.privacy), ...page(() => import('./routes/privacy')) },
       // Public examples: signed-out visitors browse them too.
       { path: child(paths.examples), ...page(() => import('./routes/examples')) },
+      // Public products: signed-out visitors browse them and sign in to buy.
+      { path: child(paths.products), ...page(() => import('./routes/products')) },
       // The prebuilt sign-in UI: its module and the SDK load only here.
       {
         path: `${child(paths.auth)}/*`,
@@ -52,6 +54,7 @@ export const routes: RouteObject[] = [
           { path: child(paths.training), ...page(() => import('./routes/training')) },
           { path: child(paths.models), ...page(() => import('./routes/models')) },
           { path: child(paths.onboarding), ...page(() => import('./routes/onboarding')) },
+          { path: child(paths.myProducts), ...page(() => import('./routes/my-products')) },
           { path: child(paths.account), ...page(() => import('./routes/account')) },
         ],
       },

@@ -28,4 +28,5 @@ export const primaryNav = [
   'examples',
   'training',
   'models',
+  'products',
 ] as const satisfies readonly PathKey[];

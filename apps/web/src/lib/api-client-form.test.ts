@@ -92,4 +92,28 @@ describe('multipart calls', () => {
       detail: 'This file is not an image we can read.',
     });
   });
+
+  it('reads a file answer of a GET through its contract with the bearer token (callForBlob)', async () => {
+    const zipContract = defineContract({
+      method: 'GET',
+      path: '/api/zips/{id}',
+      summary: 'test only',
+      tags: ['test'],
+      params: z.object({ id: z.string() }),
+      response: z.any(),
+    });
+    server.on(zipContract, (req, res) => {
+      if (req.headers.authorization !== 'Bearer t-1' || req.params.id !== 'z1')
+        return answerError(404, 'NOT_FOUND', 'No such zip.');
+      res.writeHead(200, { 'content-type': 'application/zip' }).end(Buffer.from('PK'));
+    });
+    const client = createApiClient({ baseUrl: server.url, getAccessToken: () => 't-1' });
+    const blob = await client.callForBlob(zipContract, { params: { id: 'z1' } });
+    expect(blob.type).toBe('application/zip');
+    expect(await blob.text()).toBe('PK');
+    await expect(client.callForBlob(zipContract, { params: { id: 'other' } })).rejects.toMatchObject({
+      status: 404,
+      detail: 'No such zip.',
+    });
+  });
 });

@@ -91,6 +91,8 @@ export interface ApiClient {
   ): Promise<CallResult<C>>;
   /** Sends `form` to a multipart endpoint that answers with bytes (e.g. an image); errors as in `call`. */
   callFormForBlob<C extends Contract>(contract: C, form: FormData, options?: FormCallOptions): Promise<Blob>;
+  /** A call whose answer is a file (e.g. a zip), read as bytes with the caller's credentials; errors as in `call`. */
+  callForBlob<C extends Contract>(contract: C, options?: CallOptions<C>): Promise<Blob>;
 }
 
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
@@ -180,21 +182,35 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     return parse(contract, response);
   }
 
+  async function readBlob(response: Response, signal?: AbortSignal): Promise<Blob> {
+    try {
+      return await response.blob();
+    } catch (cause) {
+      if (signal?.aborted) throw cause;
+      throw new ApiError(0, 'NETWORK_ERROR', fallbackDetail('NETWORK_ERROR'), undefined, { cause });
+    }
+  }
+
   async function callFormForBlob<C extends Contract>(
     contract: C,
     form: FormData,
     formOptions: FormCallOptions = {},
   ): Promise<Blob> {
     const response = await send(contract, { ...formOptions, body: form, accept: '*/*' });
-    try {
-      return await response.blob();
-    } catch (cause) {
-      if (formOptions.signal?.aborted) throw cause;
-      throw new ApiError(0, 'NETWORK_ERROR', fallbackDetail('NETWORK_ERROR'), undefined, { cause });
-    }
+    return readBlob(response, formOptions.signal);
   }
 
-  return { call, callForm, callFormForBlob };
+  async function callForBlob<C extends Contract>(contract: C, callOptions?: CallOptions<C>): Promise<Blob> {
+    const { params, query, signal } = (callOptions ?? {}) as {
+      params?: Record<string, string | number>;
+      query?: unknown;
+      signal?: AbortSignal;
+    };
+    const response = await send(contract, { params, query, signal, accept: '*/*' });
+    return readBlob(response, signal);
+  }
+
+  return { call, callForm, callFormForBlob, callForBlob };
 }
 
 let getAccessToken: AccessTokenGetter = () => null;

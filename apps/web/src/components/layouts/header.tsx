@@ -7,7 +7,7 @@ import { ThemeToggle } from './theme-toggle';
 import { Wordmark } from './wordmark';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-lg px-3 py-2 text-sm font-medium transition-colors ${
+  `rounded-lg px-3 py-2 text-sm xl:px-2.5 font-medium transition-colors ${
     isActive
       ? 'bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white'
       : 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800/70 dark:hover:text-white'
@@ -27,12 +27,14 @@ export function Header({
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  // The bar holds seven links beside the balance and the account area from 1280 px; narrower screens
+  // use the menu (at 1024 px a signed-in header overflowed sideways).
   const close = () => setOpen(false);
   return (
     <header className="sticky top-0 z-40 border-b border-zinc-200/80 bg-white/80 backdrop-blur-md dark:border-zinc-800/80 dark:bg-zinc-950/80">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:px-6">
         <Wordmark />
-        <nav aria-label={t('nav.primary')} className="ml-6 hidden items-center gap-1 lg:flex">
+        <nav aria-label={t('nav.primary')} className="ml-4 hidden items-center gap-1 xl:flex">
           {primaryNav.map((key) => (
             <NavLink key={key} to={paths[key]} className={navLinkClass}>
               {t(`nav.${key}`)}
@@ -49,7 +51,7 @@ export function Header({
             aria-expanded={open}
             aria-controls="mobile-nav"
             aria-label={open ? t('nav.closeMenu') : t('nav.openMenu')}
-            className="inline-flex size-10 items-center justify-center rounded-xl text-xl text-zinc-700 hover:bg-zinc-100 lg:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
+            className="inline-flex size-10 items-center justify-center rounded-xl text-xl text-zinc-700 hover:bg-zinc-100 xl:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
           >
             {open ? <CloseIcon /> : <MenuIcon />}
           </button>
@@ -59,10 +61,16 @@ export function Header({
         <nav
           id="mobile-nav"
           aria-label={t('nav.primary')}
-          className="border-t border-zinc-200 px-4 pt-2 pb-4 lg:hidden dark:border-zinc-800"
+          className="border-t border-zinc-200 px-4 pt-2 pb-4 xl:hidden dark:border-zinc-800"
         >
           <ul className="flex flex-col gap-1">
-            {[...primaryNav, 'credits' as const, 'referrals' as const, 'account' as const].map((key) => (
+            {[
+              ...primaryNav,
+              'myProducts' as const,
+              'credits' as const,
+              'referrals' as const,
+              'account' as const,
+            ].map((key) => (
               <li key={key}>
                 <NavLink to={paths[key]} className={navLinkClass} onClick={close}>
                   <span className="block">{t(`nav.${key}`)}</span>

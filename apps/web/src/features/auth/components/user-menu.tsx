@@ -92,7 +92,7 @@ export function UserMenu({ placement, onNavigate }: { placement: 'bar' | 'menu';
       <Link
         to={paths.account}
         aria-label={t('header.accountLabel')}
-        className="flex max-w-[10rem] min-w-0 items-center gap-2 rounded-xl px-2 py-2 xl:max-w-[14rem] text-sm font-medium text-zinc-700 transition-colors hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800"
+        className="flex max-w-[10rem] min-w-0 items-center gap-2 rounded-xl px-2 py-2 2xl:max-w-[14rem] text-sm font-medium text-zinc-700 transition-colors hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800"
       >
         <UserIcon className="size-4 shrink-0 text-brand-600 dark:text-brand-400" />
         <ProfileLabel className="hidden lg:inline" />

@@ -12,5 +12,5 @@ export const getCounterQueryOptions = () =>
     refetchInterval: COUNTER_REFRESH_MS,
   });
 
-/** `GET /api/counter`: images made on Lumina so far, refreshed while the page is open. */
+/** `GET /api/counter`: images made, models trained and photo shoots delivered so far, refreshed while the page is open. */
 export const useCounter = () => useQuery(getCounterQueryOptions());

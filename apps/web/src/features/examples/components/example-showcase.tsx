@@ -43,18 +43,27 @@ export function ExampleShowcase({ modelName }: { modelName?: (id: string) => str
   );
 }
 
-/** The live counter: images made on Lumina so far (`GET /api/counter`). */
+/**
+ * The live counters (`GET /api/counter`): images made, models trained and photo shoots delivered. Until
+ * they arrive the same sentence with zeros holds their place invisibly, so nothing below moves.
+ */
 export function LiveCounter() {
   const { t, i18n } = useTranslation();
   const counter = useCounter();
-  const count = counter.data?.count;
+  const number = new Intl.NumberFormat(i18n.language);
+  const data = counter.data ?? { images: 0, models_trained: 0, shoots_delivered: 0 };
+  const part = (key: string, count: number, testId: string) => (
+    <span data-testid={testId}>{t(key, { count, formatted: number.format(count) })}</span>
+  );
   return (
     <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="live-counter" aria-live="polite">
-      {count === undefined ? (
-        <span className="invisible">{t('landing.counter', { count: 0, formatted: '0' })}</span>
-      ) : (
-        t('landing.counter', { count, formatted: new Intl.NumberFormat(i18n.language).format(count) })
-      )}
+      <span className={counter.data ? undefined : 'invisible'}>
+        {part('landing.counter', data.images, 'images-made')}
+        {' · '}
+        {part('landing.modelsTrained', data.models_trained, 'models-trained')}
+        {' · '}
+        {part('landing.shootsDelivered', data.shoots_delivered, 'shoots-delivered')}
+      </span>
     </p>
   );
 }

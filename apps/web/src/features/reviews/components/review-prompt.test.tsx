@@ -17,6 +17,7 @@ const pending = (n: number, name = 'Starter'): PendingReview => ({
   payment_id: `00000000-0000-4000-8000-00000000000${n}`,
   product_id: `pack-${n}`,
   package_name: name,
+  product_name: name,
   paid_at: '2026-01-01T12:00:00.000Z',
 });
 
@@ -64,6 +65,16 @@ describe('review form validation', () => {
 });
 
 describe('review prompt', () => {
+  it('names the product bought (product_name), a photo shoot as much as a credit package', async () => {
+    serveReviews([
+      { ...pending(1, 'Creator'), product_id: 'headshots', product_name: 'Professional headshots' },
+    ]);
+    renderWithApp(<ReviewPrompt />, { i18n });
+    const prompt = await screen.findByTestId('review-prompt');
+    expect(within(prompt).getByText(/Rate Professional headshots/)).toBeTruthy();
+    expect(within(prompt).queryByText(/Creator/)).toBeNull();
+  });
+
   it('asks for a rating first, then sends stars and comment, and the reviewed purchase goes away', async () => {
     serveReviews([pending(1, 'Starter')]);
     renderWithApp(<ReviewPrompt />, { i18n });

@@ -46,7 +46,7 @@ export function ReviewPrompt() {
         {t('reviews.title')}
       </h2>
       <p className="mt-1 mb-4 text-sm text-zinc-600 dark:text-zinc-400">
-        {t('reviews.body', { product: next.package_name })}
+        {t('reviews.body', { product: next.product_name })}
       </p>
       <ReviewForm key={next.payment_id} pending={next} onDone={() => setThanked(true)} />
     </section>
