@@ -50,6 +50,8 @@ import { PaymentsService } from './modules/payments/payments.service.ts';
 import { ReviewsService } from './modules/reviews/reviews.service.ts';
 import { createAnalytics, type Analytics } from './modules/analytics/analytics.ts';
 import { ExampleSeeder, loadExampleSpecs } from './modules/examples/examples.seeder.ts';
+import type { PurchaseRefunds } from './modules/products/purchase-pipeline.ts';
+import { purchaseFollower, ShootPipelineService } from './modules/products/shoot-pipeline.ts';
 
 /** The composition root: every adapter and service, wired explicitly, built once per process. */
 export interface Container {
@@ -98,6 +100,8 @@ export interface Container {
     examples: ExampleSeeder;
     /** People's training photos (modules/training-sets). */
     trainingSets: TrainingSetsService;
+    /** Products: delivering a paid photo shoot through the job pipeline (training, generations, email). */
+    products: { pipeline: ShootPipelineService };
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -111,6 +115,8 @@ export async function createContainer(
     /** Per vendor, adapters used instead of the configured ones (`{ local: { textToImage } }`). */
     adapters?: CatalogueAdapters;
     analytics?: Analytics;
+    /** Failing and refunding a purchase (the buying side's, modules/products), for tests of delivery. */
+    purchaseRefunds?: PurchaseRefunds;
   } = {},
 ): Promise<Container> {
   const database = await openDatabase({
@@ -207,6 +213,8 @@ export async function createContainer(
       video: videoOutput({ storage, ffmpegPath }),
       model: modelOutput({ db: database.db, storage }),
     },
+    // A job of a purchase moves the purchase on (a queued `purchase.advance`, in the job's own commit).
+    follower: purchaseFollower(queue),
     // A job's change (new images) drops its owner's gallery listings.
     onChange: (userId) => gallery.changed(userId),
   });
@@ -290,7 +298,19 @@ export async function createContainer(
     log,
     analytics,
   });
+  const pipeline = new ShootPipelineService({
+    db: database.db,
+    jobs: jobs.service,
+    bus: jobs.bus,
+    training: training.service,
+    generation,
+    refunds: inject.purchaseRefunds ?? refundsNotWired,
+    mailer: auth.mailer,
+    webUrl: config.auth.webUrl,
+    log,
+  });
   const services = {
+    products: { pipeline },
     ledger,
     payments,
     reviews: new ReviewsService(database.db),
@@ -339,3 +359,8 @@ export async function createContainer(
     },
   };
 }
+
+/** Until the buying side's PurchaseRefunds (purchase-refunds.ts) is wired here: says so instead of refunding. */
+const refundsNotWired: PurchaseRefunds = {
+  fail: () => Promise.reject(new Error('PurchaseRefunds is not wired into the container yet')),
+};
