@@ -56,7 +56,16 @@ describe(`a photo shoot resumes after a crash between its stages, on ${testDb}`,
     expect(afterAdvance.map((j) => j.kind)).toEqual(['train', 'generate', 'generate']);
     expect((await purchaseRow(env, bought.id)).status).toBe('generating');
 
-    // A fresh worker: the queued advance and the generations run, and the shoot is delivered once.
+    // The generations end too, still with nobody to advance the purchase: it waits, its steps queued.
+    for (const job of afterAdvance.slice(1)) await jobs.worker.run(job.id, ctx);
+    expect((await purchaseRow(env, bought.id)).status).toBe('generating');
+    expect((await advanceMessages(env, bought.id)).filter((s) => s === 'created')).toHaveLength(3);
+    const version = await jobs.service.version(alice.userId);
+    let told = 0;
+    const stop = jobs.bus.subscribe(alice.userId, () => told++);
+
+    // A fresh worker: the queued advances deliver the shoot once, and the progress stream hears it
+    // (its fingerprint moves with the purchase though no job changed).
     await startWorkers(env.container.queue, createJobHandlers(env.container), {
       concurrency: 1,
       log: env.container.log,
@@ -69,6 +78,9 @@ describe(`a photo shoot resumes after a crash between its stages, on ${testDb}`,
       ['generate', 'succeeded'],
       ['generate', 'succeeded'],
     ]);
+    expect(await jobs.service.version(alice.userId)).not.toBe(version);
+    expect(told).toBeGreaterThan(0);
+    stop();
     await products.pipeline.advance(bought.id);
     expect(readyEmails(env, alice.email)).toHaveLength(1);
     expect(await purchaseCharges(env, alice, bought.id)).toEqual([-30]);
