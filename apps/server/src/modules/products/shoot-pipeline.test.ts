@@ -13,6 +13,7 @@ import {
   purchaseRow,
   readyEmails,
   refundsDouble,
+  SMALL_SHOOT,
   SMALL_SHOOT_JSON,
   waitForPurchase,
 } from './shoot-pipeline.test-helpers.ts';
@@ -141,5 +142,25 @@ describe(`delivering a photo shoot on the local engine, on ${testDb}`, { timeout
     expect((await purchaseRow(env, none.id)).status).toBe('training');
     await waitForPurchase(env, none.id, 'ready');
     expect(refunds.calls).toEqual([]);
+  });
+
+  it('splits a prompt into jobs of at most the model’s images per job', async () => {
+    const set = await uploadTrainingSet(env, alice, 5);
+    const product = {
+      ...SMALL_SHOOT,
+      shoot: {
+        ...SMALL_SHOOT.shoot,
+        prompts: [{ prompt: 'headshot of {trigger}', count: 5, aspectRatio: '1:1' }],
+      },
+    };
+    const bought = await buyShoot(env, alice, { setId: set.id, product });
+    const ready = await waitForPurchase(env, bought.id, 'ready');
+    expect(ready.imagesTotal).toBe(5);
+    // The local engine makes at most 4 images per job.
+    const generations = (await purchaseJobs(env, bought.id)).filter((j) => j.kind === 'generate');
+    expect(generations.map((j) => j.numImages)).toEqual([4, 1]);
+    let delivered = 0;
+    for (const job of generations) delivered += (await imagesOfJob(alice, job.id)).length;
+    expect(delivered).toBe(5);
   });
 });
