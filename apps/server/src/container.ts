@@ -55,6 +55,8 @@ import type { ShootPipeline } from './modules/products/purchase-pipeline.ts';
 import { PurchaseRefundsService } from './modules/products/purchase-refunds.ts';
 import { createAnalytics, type Analytics } from './modules/analytics/analytics.ts';
 import { ExampleSeeder, loadExampleSpecs } from './modules/examples/examples.seeder.ts';
+import type { PurchaseRefunds } from './modules/products/purchase-pipeline.ts';
+import { purchaseFollower, ShootPipelineService } from './modules/products/shoot-pipeline.ts';
 
 /** The composition root: every adapter and service, wired explicitly, built once per process. */
 export interface Container {
@@ -105,8 +107,8 @@ export interface Container {
     trainingSets: TrainingSetsService;
     /** Onboarding answers and the photo sets still waiting to be used (modules/onboarding). */
     onboarding: OnboardingService;
-    /** Products on sale and what people bought (modules/products). */
-    products: { service: ProductsService; refunds: PurchaseRefundsService };
+    /** Products on sale, what people bought, refunds, and delivering a paid photo shoot (modules/products). */
+    products: { service: ProductsService; refunds: PurchaseRefundsService; pipeline: ShootPipelineService };
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -122,6 +124,8 @@ export async function createContainer(
     analytics?: Analytics;
     /** Delivers paid photo shoots (tests record its calls). */
     shootPipeline?: ShootPipeline;
+    /** Failing and refunding a purchase (the buying side's, modules/products), for tests of delivery. */
+    purchaseRefunds?: PurchaseRefunds;
   } = {},
 ): Promise<Container> {
   const database = await openDatabase({
@@ -218,6 +222,8 @@ export async function createContainer(
       video: videoOutput({ storage, ffmpegPath }),
       model: modelOutput({ db: database.db, storage }),
     },
+    // A job of a purchase moves the purchase on (a queued `purchase.advance`, in the job's own commit).
+    follower: purchaseFollower(queue),
     // A job's change (new images) drops its owner's gallery listings.
     onChange: (userId) => gallery.changed(userId),
   });
@@ -305,9 +311,18 @@ export async function createContainer(
     analytics,
   });
   const refunds = new PurchaseRefundsService({ db: database.db, ledger, queue, payments });
-  // The delivering side (modules/products/shoot-pipeline.ts, with `refunds`) is wired here when it
-  // lands; until then a paid photo shoot stays where its payment left it (waiting for photos).
-  const shootPipeline: ShootPipeline = inject.shootPipeline ?? { start: async () => undefined };
+  const pipeline = new ShootPipelineService({
+    db: database.db,
+    jobs: jobs.service,
+    bus: jobs.bus,
+    training: training.service,
+    generation,
+    refunds: inject.purchaseRefunds ?? refunds,
+    mailer: auth.mailer,
+    webUrl: config.auth.webUrl,
+    log,
+  });
+  const shootPipeline: ShootPipeline = inject.shootPipeline ?? pipeline;
   delivery.pipeline = shootPipeline;
   const reviews = new ReviewsService(database.db);
   const trainingSets = new TrainingSetsService({
@@ -320,6 +335,7 @@ export async function createContainer(
   });
   const products = {
     refunds,
+    pipeline,
     service: new ProductsService({
       db: database.db,
       products: config.products,

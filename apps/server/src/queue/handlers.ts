@@ -6,7 +6,7 @@ type JobRef = { jobId: string };
 
 /** The handler of every job type. Modules add theirs here as they add job types to the registry. */
 export function createJobHandlers(container: Container): JobHandlers {
-  const { jobs, analytics, examples } = container.services;
+  const { jobs, analytics, examples, products } = container.services;
   const db = container.database.db;
   /**
    * After a handler ran (or threw), a job that ended succeeded or failed is reported to analytics.
@@ -35,6 +35,7 @@ export function createJobHandlers(container: Container): JobHandlers {
     'generation.sync': sync,
     'generation.failed': failed,
     'examples.seed': () => examples.run(),
-    'purchase.refund': ({ purchaseId }) => container.services.products.refunds.run(purchaseId),
+    'purchase.refund': ({ purchaseId }) => products.refunds.run(purchaseId),
+    'purchase.advance': ({ purchaseId }) => products.pipeline.advance(purchaseId),
   };
 }

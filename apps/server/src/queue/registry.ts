@@ -53,6 +53,13 @@ export const queueJobTypes = {
   'generation.run': { ...jobRun('generation.failed'), drainOnly: true },
   'generation.sync': { ...jobSync, drainOnly: true },
   'generation.failed': { ...jobFailed, drainOnly: true },
+  // A job of a purchase ended (sent in the transaction that ended it, modules/products/shoot-pipeline.ts):
+  // move the purchase to its next stage, deliver it, or fail and refund it. Idempotent: a stage starts
+  // once however often this runs, so a redelivery or a second message changes nothing.
+  'purchase.advance': {
+    schema: z.object({ purchaseId: z.uuid() }),
+    options: { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
+  },
   // Renders and publishes the example set on a fresh install (modules/examples). Idempotent: a retry
   // or a second copy (several processes starting at once) skips what exists. ~1 s of CPU per image.
   'examples.seed': {

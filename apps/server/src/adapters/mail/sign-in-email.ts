@@ -2,7 +2,7 @@
 
 const PRODUCT = 'Lumina';
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function signInEmail(input: { to: string; code?: string; link?: string; minutes: number }) {

@@ -3,7 +3,7 @@ import type { AspectRatio } from '@lumina/contracts';
 import { creditsFor, SEED_MAX } from '@lumina/contracts';
 import { sizeFor } from '../../adapters/providers/catalogue.ts';
 import { AppError } from '../../errors.ts';
-import type { JobsService } from '../jobs/jobs.service.ts';
+import type { JobsService, NewPaidJob } from '../jobs/jobs.service.ts';
 import { LOCAL_STYLE_PREFIX } from '../../adapters/providers/local/style-profile.ts';
 import {
   isPersonalModel,
@@ -45,9 +45,15 @@ export class GenerationService {
   ) {}
 
   async create(userId: string, input: PromptInput) {
-    // Only an id that can name a trained model needs the person's own models looked up.
-    const own = this.own && isPersonalModelId(input.model) ? await this.own.forUser(userId) : [];
-    const { model } = this.models.get('text-to-image', input.model, { userId, own });
+    return this.jobs.enqueue(await this.prepare(userId, input));
+  }
+
+  /**
+   * A text-to-image job checked and priced, not yet charged or queued: `create` starts it; a photo
+   * shoot starts its own (at no cost, the purchase paid) through the same checks and recipe.
+   */
+  async prepare(userId: string, input: PromptInput): Promise<NewPaidJob> {
+    const model = await this.model(userId, input.model);
     if (input.aspectRatio && !model.aspectRatios.includes(input.aspectRatio)) {
       throw new AppError(
         'VALIDATION_FAILED',
@@ -74,7 +80,7 @@ export class GenerationService {
       promptStrength: model.supports.promptStrength ? (input.promptStrength ?? null) : null,
       ...(isPersonalModel(model) ? await this.trained(model, input.loraScale) : {}),
     };
-    return this.jobs.enqueue({
+    return {
       userId,
       kind: TEXT_TO_IMAGE_KIND,
       modelId: model.id,
@@ -88,7 +94,14 @@ export class GenerationService {
         numImages: input.numImages,
       }),
       reason: 'generation',
-    });
+    };
+  }
+
+  /** A text-to-image model the user may use: a shared one, or one of their own trained models. */
+  async model(userId: string, id: string) {
+    // Only an id that can name a trained model needs the person's own models looked up.
+    const own = this.own && isPersonalModelId(id) ? await this.own.forUser(userId) : [];
+    return this.models.get('text-to-image', id, { userId, own }).model;
   }
 
   /**

@@ -5,7 +5,7 @@ import type { CreditLedger } from '../credits/credit-ledger.service.ts';
 import { countPublic, type PublicCounters } from './jobs.repository.ts';
 import { JobsService } from './jobs.service.ts';
 import { JobWorker } from './jobs.worker.ts';
-import { JobKinds, type JobKind } from './kinds.ts';
+import { JobKinds, type JobFollower, type JobKind } from './kinds.ts';
 import type { OutputStores } from './outputs.ts';
 import { ProgressBus } from './progress.bus.ts';
 
@@ -26,12 +26,21 @@ export function createJobsModule(deps: {
   queue: JobQueue;
   kinds: readonly JobKind[];
   outputs: OutputStores;
+  /** Follows jobs that are stages of something bigger (a photo shoot's purchase). */
+  follower?: JobFollower;
   /** Hears every change to a person's jobs (the gallery cache drops their listings). */
   onChange: (userId: string) => void;
 }): JobsModule {
   const bus = new ProgressBus(deps.onChange);
   const kinds = new JobKinds(deps.kinds);
-  const service = new JobsService({ db: deps.db, ledger: deps.ledger, queue: deps.queue, bus, kinds });
+  const service = new JobsService({
+    db: deps.db,
+    ledger: deps.ledger,
+    queue: deps.queue,
+    bus,
+    kinds,
+    follower: deps.follower,
+  });
   const base = deps.config.generation.webhookBaseUrl;
   const worker = new JobWorker({
     db: deps.db,
@@ -39,6 +48,7 @@ export function createJobsModule(deps: {
     bus,
     kinds,
     outputs: deps.outputs,
+    follower: deps.follower,
     webhookUrl: base ? (provider) => `${base}/api/webhooks/${provider}` : undefined,
   });
   return {

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { images, jobs, purchases, type JobRow } from '../../db/schema/index.ts';
 
@@ -43,7 +43,7 @@ export async function transition(
   db: DbOrTx,
   id: string,
   from: readonly string[],
-  set: Partial<NewJob>,
+  set: { [K in keyof NewJob]?: NewJob[K] | SQL },
 ): Promise<JobRow | undefined> {
   const [row] = await db
     .update(jobs)
@@ -52,6 +52,9 @@ export async function transition(
     .returning();
   return row;
 }
+
+/** `now()` for a job that cost something, else null: a free job (a purchase's stage) refunds nothing itself. */
+export const NOW_IF_PAID = sql`case when ${jobs.cost} > 0 then now() end`;
 
 /** Progress fields only, while the job is still active. */
 export async function updateProgress(db: DbOrTx, id: string, set: Partial<NewJob>): Promise<boolean> {
@@ -108,10 +111,16 @@ export async function imageIdsByJob(db: DbOrTx, jobIds: string[]): Promise<Map<s
   return result;
 }
 
-/** A fingerprint of the user's jobs that changes whenever any of them does (for the SSE loop). */
+/**
+ * A fingerprint of the user's jobs that changes whenever any of them does (for the SSE loop), and
+ * whenever one of their purchases moves on (a photo shoot's stage is not always a job's change).
+ */
 export async function jobsVersion(db: DbOrTx, userId: string): Promise<string> {
+  const purchased = sql`(select coalesce(max(${purchases.updatedAt})::text, '') from ${purchases} where ${purchases.userId} = ${userId})`;
   const [row] = await db
-    .select({ v: sql<string>`coalesce(max(${jobs.updatedAt})::text, '') || ':' || count(*)::text` })
+    .select({
+      v: sql<string>`coalesce(max(${jobs.updatedAt})::text, '') || ':' || count(*)::text || ':' || ${purchased}`,
+    })
     .from(jobs)
     .where(eq(jobs.userId, userId));
   return row?.v ?? '';

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { JobView } from '@lumina/contracts';
-import type { Database, DbOrTx } from '../../db/client.ts';
+import type { Database, DbOrTx, Tx } from '../../db/client.ts';
 import type { JobRow } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { JobQueue } from '../../queue/queue.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
+import { readBalance } from '../credits/credits.repository.ts';
 import { toJobView } from './jobs.mapper.ts';
 import * as repo from './jobs.repository.ts';
-import type { JobKinds } from './kinds.ts';
+import type { JobFollower, JobKinds } from './kinds.ts';
 import type { ProgressBus } from './progress.bus.ts';
 
 export const jobReference = (jobId: string) => `job:${jobId}`;
@@ -27,34 +28,66 @@ export class JobsService {
       queue: JobQueue;
       bus: ProgressBus;
       kinds: JobKinds;
+      /** Told when a job ends, for purchases whose stages are jobs (products/shoot-pipeline.ts). */
+      follower?: JobFollower;
     },
   ) {}
 
   /**
    * The one way a job starts, whatever its kind: the charge, the job row and its queue entry commit in
    * one transaction (with `within`, e.g. the rows of its uploads, or a training's model row that
-   * points at the job), then a worker is woken.
+   * points at the job), then a worker is woken. A job with cost 0 (a stage of a paid purchase) writes
+   * no ledger entry. With `opts.tx` it all happens in the caller's transaction instead: the caller
+   * calls `wake()` after its commit (else the queue's next poll starts the job).
    */
-  async enqueue(job: NewPaidJob, within?: (tx: DbOrTx, jobId: string) => Promise<void>) {
-    const { db, ledger, queue, bus, kinds } = this.deps;
+  async enqueue(
+    job: NewPaidJob,
+    within?: (tx: DbOrTx, jobId: string) => Promise<void>,
+    opts: { tx?: Tx } = {},
+  ) {
+    const { db, bus, kinds } = this.deps;
     const checked = kinds.get(job.kind).input.safeParse(job.input);
     if (!checked.success) throw new Error(`A ${job.kind} job's input is malformed: ${checked.error.message}`);
-    const { reason, ...row } = job;
+    if (!Number.isSafeInteger(job.cost) || job.cost < 0)
+      throw new Error(`A job's cost must be whole and not negative`);
     const jobId = randomUUID();
-    const { inserted, balance } = await db.transaction(async (tx) => {
-      const charge = await ledger.spend(
-        // The job id was made just above: no earlier charge to look for.
-        { userId: job.userId, amount: job.cost, reference: jobReference(jobId), reason, fresh: true },
-        tx,
-      );
-      const inserted = await repo.insertJob(tx, { ...row, id: jobId });
-      await within?.(tx, jobId);
-      await queue.send('job.run', { jobId }, { tx, expireInSeconds: kinds.get(job.kind).timeoutSeconds });
-      return { inserted, balance: charge.entry.balanceAfter };
-    });
+    if (opts.tx) {
+      const started = await this.insert(opts.tx, jobId, job, within);
+      bus.changed(job.userId);
+      return started;
+    }
+    const started = await db.transaction((tx) => this.insert(tx, jobId, job, within));
     // Committed: start it now rather than at this process's next poll.
-    queue.wake('job.run');
+    this.wake();
     bus.changed(job.userId);
+    return started;
+  }
+
+  /** Starts queued jobs now rather than at the next poll (after a commit that queued some). */
+  wake() {
+    this.deps.queue.wake('job.run');
+  }
+
+  private async insert(
+    tx: Tx,
+    jobId: string,
+    job: NewPaidJob,
+    within: ((tx: DbOrTx, jobId: string) => Promise<void>) | undefined,
+  ) {
+    const { ledger, queue, kinds } = this.deps;
+    const { reason, ...row } = job;
+    const charge =
+      job.cost > 0
+        ? await ledger.spend(
+            // The job id was made just above: no earlier charge to look for.
+            { userId: job.userId, amount: job.cost, reference: jobReference(jobId), reason, fresh: true },
+            tx,
+          )
+        : undefined;
+    const inserted = await repo.insertJob(tx, { ...row, id: jobId });
+    await within?.(tx, jobId);
+    await queue.send('job.run', { jobId }, { tx, expireInSeconds: kinds.get(job.kind).timeoutSeconds });
+    const balance = charge ? charge.entry.balanceAfter : await readBalance(tx, job.userId);
     return { job: inserted, cost: job.cost, balance };
   }
 
@@ -131,17 +164,21 @@ export class JobsService {
     status: 'failed' | 'cancelled',
     opts: { refund: boolean; error: string | null },
   ): Promise<JobRow | undefined> {
-    const { db, ledger, bus, kinds } = this.deps;
+    const { db, ledger, bus, kinds, follower } = this.deps;
     const row = await db.transaction(async (tx) => {
       const ended = await repo.transition(tx, job.id, repo.ACTIVE_STATUSES, {
         status,
         error: opts.error,
         finishedAt: new Date(),
         queuePosition: null,
-        refundedAt: opts.refund ? new Date() : null,
+        // A job that cost nothing (a purchase's stage: the purchase is refunded as a whole) refunds nothing.
+        refundedAt: opts.refund ? repo.NOW_IF_PAID : null,
       });
       if (ended && opts.refund) await ledger.refund(jobReference(job.id), tx);
-      if (ended) await kinds.get(ended.kind).ended?.(tx, ended, { status, error: opts.error });
+      if (ended) {
+        await kinds.get(ended.kind).ended?.(tx, ended, { status, error: opts.error });
+        await follower?.ended(tx, ended, { status, error: opts.error });
+      }
       return ended;
     });
     if (row) bus.changed(row.userId);

@@ -6,11 +6,14 @@ import { AppError } from '../../errors.ts';
 import { NonRetryableError, type JobContext } from '../../queue/workers.ts';
 import * as repo from './jobs.repository.ts';
 import type { JobsService } from './jobs.service.ts';
-import type { JobKinds, JobResult, ProviderCall } from './kinds.ts';
+import type { JobFollower, JobKinds, JobResult, ProviderCall } from './kinds.ts';
 import type { OutputStores } from './outputs.ts';
 import type { ProgressBus } from './progress.bus.ts';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+/** What a failed job's message adds about its refund: nothing for a job that cost nothing (a purchase's stage). */
+const refundNote = (job: Pick<JobRow, 'cost'>) => (job.cost > 0 ? ' Your credits were refunded.' : '');
 
 /** How often a running job looks for a cancel made elsewhere (another process, the API). */
 const CANCEL_CHECK_MS = 1000;
@@ -21,6 +24,8 @@ export interface JobWorkerDeps {
   bus: ProgressBus;
   kinds: JobKinds;
   outputs: OutputStores;
+  /** Told when a job succeeds, in the transaction that records it (a purchase's next stage). */
+  follower?: JobFollower;
   /** The public webhook URL for a provider, when webhooks are configured. */
   webhookUrl?: (provider: string) => string | undefined;
 }
@@ -43,8 +48,7 @@ export class JobWorker {
       call = await this.deps.kinds.get(job.kind).call(job);
     } catch (err) {
       if (!(err instanceof AppError) && !(err instanceof ProviderError)) throw err;
-      const reason =
-        err instanceof AppError ? err.userMessage : `${err.userMessage} Your credits were refunded.`;
+      const reason = err instanceof AppError ? err.userMessage : `${err.userMessage}${refundNote(job)}`;
       await this.deps.service.finish(job, 'failed', { refund: true, error: reason });
       throw new NonRetryableError(reason);
     }
@@ -148,6 +152,7 @@ export class JobWorker {
             seed: 'seed' in result ? result.seed : 0,
             durationMs,
           });
+          await this.deps.follower?.succeeded(tx, done);
         }
         return done;
       });
@@ -197,7 +202,7 @@ export class JobWorker {
       err instanceof ProviderError && !transient
         ? err.userMessage
         : `The provider kept failing and could not finish this job after ${tries} ${tries === 1 ? 'try' : 'tries'}.`;
-    const reason = `${cause} Your credits were refunded.`;
+    const reason = `${cause}${refundNote(job)}`;
     ctx.log.warn({ err, jobId: job.id }, 'job failed');
     await this.deps.service.finish(job, 'failed', { refund: true, error: reason });
     throw new NonRetryableError(reason);

@@ -9,7 +9,7 @@ import {
 import type { TrainModel } from '../../adapters/providers/catalogue.ts';
 import type { ProviderName } from '../../adapters/providers/text-to-image.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, DbOrTx, Tx } from '../../db/client.ts';
 import type { TrainedModelRow } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { JobsService } from '../jobs/jobs.service.ts';
@@ -27,6 +27,16 @@ export interface TrainingSettings {
   replicateConfigured: boolean;
   /** The Replicate account trained models are written to (`<owner>/lumina-<model id>`). */
   replicateOwner?: string;
+}
+
+/** A checked training, ready to start: whose, which set, trainer, steps and base model. */
+export interface TrainingPlan {
+  userId: string;
+  setId: string;
+  entry: TrainModel;
+  steps: number;
+  set: NonNullable<Awaited<ReturnType<typeof repo.setSummary>>>;
+  base: NonNullable<ReturnType<ModelCatalogue['sharedTextToImage']>>;
 }
 
 /**
@@ -50,23 +60,50 @@ export class TrainingService {
    * vendor (TRAINER) picks its first available one. `only` keeps to one vendor (`/api/train_replicate`).
    */
   async train(userId: string, body: TrainRequest, only?: ProviderName) {
-    const { db, catalogue, jobs, settings } = this.deps;
+    const { settings } = this.deps;
     if (only === 'replicate' && !settings.replicateConfigured) {
       throw new AppError(
         'VALIDATION_FAILED',
         'Training on Replicate is not available: this server has no Replicate API token configured. Use the default trainer instead.',
       );
     }
-    const entry = this.trainerEntry(only, body.base_model);
-    const vendor = entry.provider;
-    if (vendor === 'replicate' && !settings.replicateOwner) {
+    const plan = await this.plan(this.deps.db, userId, {
+      setId: body.set_id,
+      trainer: body.base_model,
+      steps: body.steps,
+      only,
+    });
+    const cost = creditsFor({ capability: 'train', creditCost: plan.entry.creditCost, steps: plan.steps });
+    const { row, ...started } = await this.start(plan, {
+      name: body.name,
+      triggerWord: body.trigger_word || generateTriggerWord(),
+      subject: body.subject,
+      cost,
+      reason: 'training',
+    });
+    return { ...started, model: await this.view(row) };
+  }
+
+  /**
+   * The checks of a training, before anything is charged: the trainer (`trainer` names a `train`
+   * entry; without it, the default vendor's first available one), its steps (its default when absent)
+   * and the set (the user's, with 5 to 30 photos). Read through `db` (a caller's transaction, say).
+   */
+  async plan(
+    db: DbOrTx,
+    userId: string,
+    want: { setId: string; trainer?: string; steps?: number; only?: ProviderName },
+  ): Promise<TrainingPlan> {
+    const { catalogue, settings } = this.deps;
+    const entry = this.trainerEntry(want.only, want.trainer);
+    if (entry.provider === 'replicate' && !settings.replicateOwner) {
       // Checked before charging: Replicate writes a trained model into an account of ours.
       throw new AppError(
         'VALIDATION_FAILED',
         'Training on Replicate is not set up on this server (no Replicate account to keep trained models in). Choose another trainer.',
       );
     }
-    const steps = body.steps ?? entry.steps.default;
+    const steps = want.steps ?? entry.steps.default;
     if (steps < entry.steps.min || steps > entry.steps.max) {
       throw new AppError(
         'VALIDATION_FAILED',
@@ -75,7 +112,7 @@ export class TrainingService {
           : `${entry.displayName} trains for ${entry.steps.min} to ${entry.steps.max} steps; ${steps} is outside that.`,
       );
     }
-    const set = await repo.setSummary(db, userId, body.set_id);
+    const set = await repo.setSummary(db, userId, want.setId);
     if (!set) throw notFound('This training set');
     if (set.photoCount < TRAINING_MIN_PHOTOS || set.photoCount > TRAINING_MAX_PHOTOS) {
       throw new AppError(
@@ -83,21 +120,46 @@ export class TrainingService {
         `This set has ${set.photoCount} ${set.photoCount === 1 ? 'photo' : 'photos'}; training needs ${TRAINING_MIN_PHOTOS} to ${TRAINING_MAX_PHOTOS}.`,
       );
     }
-    const base = catalogue.sharedTextToImage(entry.baseModelId)!;
+    return {
+      userId,
+      setId: want.setId,
+      entry,
+      steps,
+      set,
+      base: catalogue.sharedTextToImage(entry.baseModelId)!,
+    };
+  }
+
+  /**
+   * Starts a planned training: its job (at `cost`, which may be 0 when a purchase paid for it) and the
+   * model's row that points at it, in one transaction, or in `opts.tx` (the caller wakes the queue).
+   */
+  async start(
+    plan: TrainingPlan,
+    what: {
+      name: string;
+      triggerWord: string;
+      subject: TrainRequest['subject'];
+      cost: number;
+      reason: string;
+      purchaseId?: string;
+    },
+    opts: { tx?: Tx } = {},
+  ) {
+    const { jobs, settings } = this.deps;
+    const { entry, base, set, steps, userId } = plan;
     const modelId = randomUUID();
-    const triggerWord = body.trigger_word || generateTriggerWord();
-    const cost = creditsFor({ capability: 'train', creditCost: entry.creditCost, steps });
     const input: TrainJobInput = {
-      setId: body.set_id,
-      triggerWord,
-      subject: body.subject,
+      setId: plan.setId,
+      triggerWord: what.triggerWord,
+      subject: what.subject,
       steps,
       trainerModelId: entry.id,
       baseModelId: base.id,
       baseProviderModel: base.providerModel,
       trainedModelId: modelId,
       destination:
-        vendor === 'replicate' && settings.replicateOwner
+        entry.provider === 'replicate' && settings.replicateOwner
           ? `${settings.replicateOwner}/lumina-${modelId}`
           : null,
     };
@@ -112,17 +174,18 @@ export class TrainingService {
         input: { ...input },
         // A training makes no images (the public counter counts images).
         numImages: 0,
-        cost,
-        reason: 'training',
+        cost: what.cost,
+        reason: what.reason,
+        purchaseId: what.purchaseId ?? null,
       },
       async (tx, jobId) => {
         row = await repo.insertTrainedModel(tx, {
           id: modelId,
           userId,
-          name: body.name,
-          triggerWord,
-          subject: body.subject,
-          setId: body.set_id,
+          name: what.name,
+          triggerWord: what.triggerWord,
+          subject: what.subject,
+          setId: plan.setId,
           imageCount: set.photoCount,
           trainerModelId: entry.id,
           baseModelId: base.id,
@@ -130,11 +193,12 @@ export class TrainingService {
           steps,
           jobId,
           coverKey: set.coverKey,
-          cost,
+          cost: what.cost,
         });
       },
+      opts,
     );
-    return { ...started, model: await this.view(row!) };
+    return { ...started, row: row! };
   }
 
   async list(userId: string): Promise<TrainedModelView[]> {
