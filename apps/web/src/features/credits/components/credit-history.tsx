@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { CreditHistoryEntry } from '@lumina/contracts';
 import { useCreditHistory } from '../api/get-credit-history';
-import { formatCreditDelta } from '../utils/money';
+import { formatCreditDelta } from '@/lib/money';
 import { Button } from '@/components/ui/button';
 import { CreditsPanel } from './credits-panel';
 

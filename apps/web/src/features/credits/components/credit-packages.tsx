@@ -3,7 +3,7 @@ import type { CreditPackageView } from '@lumina/contracts';
 import { buttonClass } from '@/components/ui/button-link';
 import { useCreditPackages } from '../api/get-credit-packages';
 import { usePurchaseCredits } from '../api/purchase-credits';
-import { badgeKey, formatCreditsPerUnit, formatPrice } from '../utils/money';
+import { badgeKey, formatCreditsPerUnit, formatPrice } from '@/lib/money';
 import { Alert } from '@/components/ui/alert';
 import { CreditsPanel } from './credits-panel';
 

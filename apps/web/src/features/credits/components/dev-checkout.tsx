@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { AlertIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { useDevCheckoutAction, useDevCheckoutSession } from '../api/dev-checkout';
-import { formatPrice } from '../utils/money';
+import { formatPrice } from '@/lib/money';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 

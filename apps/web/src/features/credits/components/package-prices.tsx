@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useCreditPackages } from '../api/get-credit-packages';
-import { formatPrice } from '../utils/money';
+import { formatPrice } from '@/lib/money';
 
 /** The credit packages on sale with their prices (read-only; buying happens on the Credits page). */
 export function PackagePrices() {

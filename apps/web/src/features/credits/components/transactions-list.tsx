@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { PaymentStatus } from '@lumina/contracts';
 import { useCreditPackages } from '../api/get-credit-packages';
 import { useTransactions } from '../api/get-transactions';
-import { formatPrice } from '../utils/money';
+import { formatPrice } from '@/lib/money';
 import { CreditsPanel } from './credits-panel';
 
 const statusTone: Record<PaymentStatus, string> = {
