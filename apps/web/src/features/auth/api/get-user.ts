@@ -81,8 +81,12 @@ export function useUser() {
   const query = useQuery(getUserQueryOptions(userId, sessionKey));
   const profile = query.isSuccess && userId !== null ? query.data : EMPTY_PROFILE;
   const error = userId !== null && query.error instanceof ProfileError ? query.error.reason : undefined;
-  // The first answer (a profile or a failure) has not arrived yet; a refetch after a failure is not this.
+  // No answer yet, not even a failed try (retries and refetches after a failure are not a first load).
   const isFirstLoad =
-    userId !== null && query.isPending && query.dataUpdatedAt === 0 && query.errorUpdatedAt === 0;
+    userId !== null &&
+    query.isPending &&
+    query.failureCount === 0 &&
+    query.dataUpdatedAt === 0 &&
+    query.errorUpdatedAt === 0;
   return { profile, error, isLoading: userId !== null && query.isPending, isFirstLoad };
 }
