@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { skipOnboardingIfAsked } from './onboarding';
 
 /** A fresh address per test, so tests never share a user or a rate-limit bucket. */
 export function newEmail(label: string): string {
@@ -82,13 +83,17 @@ export async function requestCode(page: Page, request: APIRequestContext, email:
   return before;
 }
 
-/** Signs in (or up) on the current /auth page with the emailed code. */
+/**
+ * Signs in (or up) on the current /auth page with the emailed code. A new person who signed in for an
+ * app page skips onboarding on the way there (support/onboarding.ts); plain /onboarding is left as it is.
+ */
 export async function signInWithCode(page: Page, request: APIRequestContext, email: string): Promise<void> {
   const before = await requestCode(page, request, email);
   const message = await nextMessage(request, email, before);
   expect(message.code).toMatch(/^\d{6}$/);
   await card.code(page).fill(message.code!);
   await card.submit(page).click();
+  await skipOnboardingIfAsked(page);
 }
 
 export const header = (page: Page) => page.getByRole('banner');
