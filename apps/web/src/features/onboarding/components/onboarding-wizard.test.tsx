@@ -304,6 +304,20 @@ describe('the onboarding wizard', () => {
     expect(sessionStorage.getItem(STEP_STORAGE_KEY)).toBeNull();
   });
 
+  it('tells a person who already onboarded (a later sign-in lands here) that they are done, with the way on', async () => {
+    stored = { ...noAnswers, onboarded: true, skipped_at: '2026-01-01T12:00:00.000Z' };
+    renderWizard('/onboarding?next=%2Fmodels');
+    const note = await screen.findByTestId('onboarding-already-done');
+    expect(note.textContent).toContain(ob.alreadyDone);
+    expect(within(note).getByRole('link', { name: ob.goOn }).getAttribute('href')).toBe('/models');
+  });
+
+  it('says nothing of the sort to a person who has not onboarded yet', async () => {
+    renderWizard();
+    await screen.findByTestId('about-you-form');
+    expect(screen.queryByTestId('onboarding-already-done')).toBeNull();
+  });
+
   it('skips to Generate when no page was asked for, and never to another site', async () => {
     renderWizard('/onboarding?next=%2F%2Fevil.example%2F');
     await screen.findByTestId('about-you-form');

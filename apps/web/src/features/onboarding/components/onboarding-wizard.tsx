@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LoadingBlock, QueryError } from '@/components/ui/query-states';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/alert';
@@ -42,6 +42,8 @@ export function OnboardingWizard({
   const stored = readStored(STEP_STORAGE_KEY);
   const step: WizardStep = isWizardStep(fromUrl) ? fromUrl : isWizardStep(stored) ? stored : 'about';
   const next = nextPath(search.get('next'));
+  /** Arrived with nothing to resume (a sign-in lands here): read once, before the step is stored. */
+  const [arrivedFresh] = useState(() => fromUrl === null && stored === null);
   const [setId, setSetId] = useState<string | null>(() => readStored(SET_STORAGE_KEY));
   const answers = useOnboarding();
   const skip = useSkipOnboarding();
@@ -162,6 +164,15 @@ export function OnboardingWizard({
           ))}
         </ol>
       </nav>
+      {/* A returning person lands here after every sign-in (SPEC S7): say they are done, and where to go. */}
+      {answers.data?.onboarded && arrivedFresh && fromUrl === null && (
+        <Alert tone="info" live={false} testId="onboarding-already-done">
+          {t('onboarding.alreadyDone')}{' '}
+          <Link to={next} className="font-semibold underline underline-offset-2">
+            {t('onboarding.goOn')}
+          </Link>
+        </Alert>
+      )}
       <section aria-labelledby="onboarding-step-heading" className={panelClass}>
         <p className="text-xs font-semibold tracking-wider text-brand-600 uppercase dark:text-brand-400">
           {t('onboarding.stepOf', { n: index + 1, total: WIZARD_STEPS.length })}
