@@ -25,9 +25,16 @@ const leftSignIn = (url: URL) =>
 export async function skipOnboardingIfAsked(page: Page) {
   await page.waitForURL(leftSignIn, { timeout: 15_000 });
   if (new URL(page.url()).pathname.startsWith('/auth/mfa')) return;
-  // A page's heading shows only once the app knows the profile and has sent them on (or not): the URL
-  // is settled then. A route's code can take a while to arrive on a busy machine.
-  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 15_000 });
+  // The app decides once it knows the profile (the header then shows the email) and the sign-in card
+  // has gone (its heading is hidden, but a heading): only then is the page's URL settled. A route's code
+  // can take a while to arrive on a busy machine.
+  await expect(page.getByRole('banner').getByTestId('user-email').first()).toBeAttached({ timeout: 15_000 });
+  await expect(
+    page.getByRole('heading', { level: 1, name: common.pages.auth!.title, exact: true }),
+  ).toHaveCount(0);
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible({
+    timeout: 15_000,
+  });
   const url = new URL(page.url());
   if (url.pathname === '/onboarding' && url.searchParams.has('next')) await skipOnboarding(page);
 }
