@@ -153,7 +153,7 @@ export function OnboardingWizard({
               aria-current={s === step ? 'step' : undefined}
               className={`rounded-full px-3 py-1 font-medium ${
                 s === step
-                  ? 'bg-brand-600 text-white dark:bg-brand-500'
+                  ? 'bg-brand-600 text-white'
                   : i < index
                     ? 'bg-brand-100 text-brand-800 dark:bg-brand-500/15 dark:text-brand-200'
                     : 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300'
