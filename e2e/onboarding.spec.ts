@@ -79,3 +79,25 @@ test('a new person onboards: answers, photos with hints, the onboarding product,
   await expect(page).toHaveURL(/\/gallery$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(t.pages.gallery!.title);
 });
+
+test('at phone width every step fits the screen (no sideways scroll), light and dark', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/auth');
+  await signInWithCode(page, request, newEmail('onboarding-phone'));
+  await expect(page).toHaveURL(/\/onboarding$/);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const step of ['about', 'photos', 'product', 'checkout'] as const) {
+      await page.goto(`/onboarding?step=${step}`);
+      await expect(page.getByTestId('onboarding-step-heading')).toHaveText(ob.steps[step]);
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `${step} (${scheme}) scrolls sideways`).toBeLessThanOrEqual(0);
+    }
+  }
+});
