@@ -386,6 +386,8 @@ describe('the checkout step', () => {
     );
     fireEvent.click(screen.getByTestId('onboarding-buy'));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/credits/dev-checkout?session_id=cs_1'));
+    // A cancelled checkout comes back to this step with the same photos.
+    expect(sessionStorage.getItem(SET_STORAGE_KEY)).toBe(SET_ID);
     const buy = sent('POST', '/api/products/headshots-40/buy')[0]!;
     expect(JSON.parse(buy.body)).toEqual({
       pay_with: 'money',

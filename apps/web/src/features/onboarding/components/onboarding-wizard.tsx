@@ -134,8 +134,8 @@ export function OnboardingWizard({
         onBack={() => go('product')}
         onBoughtWithCredits={(to) => leave(to)}
         onCheckout={(url) => {
+          // The set stays chosen: a cancelled checkout comes back to this step (?step=checkout) with it.
           writeStored(STEP_STORAGE_KEY, null);
-          writeStored(SET_STORAGE_KEY, null);
           redirect(url);
         }}
         skip={skipButton}
