@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { card, newEmail, nextMessage, latestMessageId } from './support/auth';
 import { waitForExamples } from './support/examples';
 import { shot } from './support/page';
+import { skipOnboardingIfAsked } from './support/onboarding';
 
 /** Cumulative layout shift so far, from the browser's own layout-shift entries. */
 const layoutShift = (page: Page) =>
@@ -81,6 +82,8 @@ test('Examples are public: browse by category, then "Try this prompt" leads thro
   const message = await nextMessage(request, email, before);
   await card.code(page).fill(message.code!);
   await card.submit(page).click();
+  // A new person: onboarding first, skipped on to the page they asked for.
+  await skipOnboardingIfAsked(page);
   await expect(page).toHaveURL(/\/generate$/);
   await expect(page.locator('textarea[name="text"]')).toHaveValue(prompt);
 });

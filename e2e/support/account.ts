@@ -2,6 +2,7 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { card, header, newEmail, signInWithCode, totpCard } from './auth';
 import { en as common } from './locale';
+import { skipOnboarding } from './onboarding';
 
 /** An authenticator app: codes from the secret the set-up screen shows (SHA-1, 6 digits, 30 s). */
 export function authenticator(secret: string) {
@@ -11,8 +12,8 @@ export function authenticator(secret: string) {
 }
 
 /**
- * A person signs in from the header with an emailed code; a new person lands on onboarding first
- * (unless `expectOnboarding` is false, for tests that do not look there).
+ * A person signs in from the header with an emailed code and lands on onboarding first, which they skip
+ * on to Generate (unless `expectOnboarding` is false, for tests that do not look there).
  */
 export async function signInFromHeader(
   page: Page,
@@ -25,6 +26,7 @@ export async function signInFromHeader(
   await signInWithCode(page, request, email);
   if (expectOnboarding) await expect(page).toHaveURL(/\/onboarding$/);
   await expect(header(page).getByTestId('user-email')).toHaveText(email);
+  if (expectOnboarding) await skipOnboarding(page);
 }
 
 /** `signInFromHeader` with a fresh address (named for the test); returns the address. */

@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { skipOnboardingIfAsked } from './onboarding';
 
 /** A fresh address per test, so tests never share a user or a rate-limit bucket. */
 export function newEmail(label: string): string {
@@ -45,8 +46,16 @@ export async function latestMessageId(request: APIRequestContext, to: string): P
 
 const FDI = { rid: 'passwordless', 'fdi-version': '4.1', 'st-auth-mode': 'header' };
 
-/** Creates an account through the server's own FDI calls (email code), as another device would. */
-export async function signUpThroughApi(request: APIRequestContext, email: string): Promise<void> {
+/**
+ * Creates an account through the server's own FDI calls (email code), as another device would. The
+ * person then skips onboarding there too (POST /api/onboarding/skip with the new access token), as a
+ * returning person has, unless `onboarded` is false.
+ */
+export async function signUpThroughApi(
+  request: APIRequestContext,
+  email: string,
+  { onboarded = true } = {},
+): Promise<void> {
   const before = await latestMessageId(request, email);
   const created = await request.post('/auth/signinup/code', {
     headers: FDI,
@@ -63,6 +72,13 @@ export async function signUpThroughApi(request: APIRequestContext, email: string
     data: { userInputCode: message.code, deviceId, preAuthSessionId, shouldTryLinkingWithSessionUser: false },
   });
   expect(await consumed.json()).toMatchObject({ status: 'OK', createdNewRecipeUser: true });
+  if (!onboarded) return;
+  const token = consumed.headers()['st-access-token'];
+  expect(token, 'header-mode sign-in answers with an access token').toBeTruthy();
+  const skipped = await request.post('/api/onboarding/skip', {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(skipped.status()).toBe(200);
 }
 
 /** The prebuilt sign-in card's inputs live in a shadow root; Playwright's CSS selectors pierce it. */
@@ -82,13 +98,17 @@ export async function requestCode(page: Page, request: APIRequestContext, email:
   return before;
 }
 
-/** Signs in (or up) on the current /auth page with the emailed code. */
+/**
+ * Signs in (or up) on the current /auth page with the emailed code. A new person who signed in for an
+ * app page skips onboarding on the way there (support/onboarding.ts); plain /onboarding is left as it is.
+ */
 export async function signInWithCode(page: Page, request: APIRequestContext, email: string): Promise<void> {
   const before = await requestCode(page, request, email);
   const message = await nextMessage(request, email, before);
   expect(message.code).toMatch(/^\d{6}$/);
   await card.code(page).fill(message.code!);
   await card.submit(page).click();
+  await skipOnboardingIfAsked(page);
 }
 
 export const header = (page: Page) => page.getByRole('banner');

@@ -6,6 +6,7 @@ import { UserIcon } from '@/components/ui/icons';
 import { ProfilePanel } from '@/features/account/components/profile-panel';
 import { TwoStepPanel } from '@/features/account/components/two-step-panel';
 import { useUser } from '@/features/auth/api/get-user';
+import { AboutYouPanel } from '@/features/onboarding/components/about-you-panel';
 
 export default function AccountRoute() {
   const { t } = useTranslation();
@@ -21,6 +22,9 @@ export default function AccountRoute() {
         </ErrorBoundary>
         <ErrorBoundary>
           <TwoStepPanel />
+        </ErrorBoundary>
+        <ErrorBoundary>
+          <AboutYouPanel />
         </ErrorBoundary>
       </div>
     </div>

@@ -29,13 +29,19 @@ describe('GET /api/user profile', () => {
   it('sends the bearer token and accepts a profile with an email', async () => {
     server.on(contracts.currentUser, (req) =>
       req.headers.authorization === 'Bearer token-1'
-        ? answer(contracts.currentUser, { id: USER_ID, email: 'ada@example.com', is_operator: true })
+        ? answer(contracts.currentUser, {
+            id: USER_ID,
+            email: 'ada@example.com',
+            is_operator: true,
+            onboarded: true,
+          })
         : answerError(401, 'UNAUTHORISED', 'no'),
     );
     await expect(getUser(undefined, source('token-1'))).resolves.toEqual({
       id: USER_ID,
       email: 'ada@example.com',
       isOperator: true,
+      onboarded: true,
     });
   });
 
@@ -51,7 +57,7 @@ describe('GET /api/user profile', () => {
   });
 
   it('fails with "email not found" when the profile has no email', async () => {
-    server.answer(contracts.currentUser, { id: USER_ID, email: null, is_operator: false });
+    server.answer(contracts.currentUser, { id: USER_ID, email: null, is_operator: false, onboarded: true });
     expect(await reasonOf(getUser(undefined, source('token-1')))).toBe('emailNotFound');
   });
 });

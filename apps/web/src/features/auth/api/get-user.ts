@@ -9,10 +9,18 @@ export interface UserProfile {
   email: string | null;
   /** An operator of this server (ADMIN_EMAILS): only they see set-up hints such as missing provider keys. */
   isOperator: boolean;
+  /** Completed or skipped onboarding; false sends them to /onboarding (features/auth/components/require-onboarded). */
+  onboarded: boolean;
 }
 
 /** The profile when there is no session or it could not be loaded (docs/spec/SPEC.md §3). */
-export const EMPTY_PROFILE: UserProfile = Object.freeze({ id: null, email: null, isOperator: false });
+export const EMPTY_PROFILE: UserProfile = Object.freeze({
+  id: null,
+  email: null,
+  isOperator: false,
+  // Nothing known: nobody is sent to onboarding on a guess.
+  onboarded: true,
+});
 
 /** Why a profile could not be loaded; each maps to one of the spec's messages in the translation file. */
 export type ProfileErrorReason = 'noAccessToken' | 'fetchFailed' | 'emailNotFound';
@@ -45,7 +53,7 @@ export async function getUser(signal?: AbortSignal, source: ProfileSource = {}):
     throw new ProfileError('fetchFailed', { cause });
   }
   if (typeof data.email !== 'string' || !data.email.trim()) throw new ProfileError('emailNotFound');
-  return { id: data.id, email: data.email, isOperator: data.is_operator };
+  return { id: data.id, email: data.email, isOperator: data.is_operator, onboarded: data.onboarded };
 }
 
 /** Transient failures are retried like other queries; a missing token or email is not. */
@@ -73,5 +81,12 @@ export function useUser() {
   const query = useQuery(getUserQueryOptions(userId, sessionKey));
   const profile = query.isSuccess && userId !== null ? query.data : EMPTY_PROFILE;
   const error = userId !== null && query.error instanceof ProfileError ? query.error.reason : undefined;
-  return { profile, error, isLoading: userId !== null && query.isPending };
+  // No answer yet, not even a failed try (retries and refetches after a failure are not a first load).
+  const isFirstLoad =
+    userId !== null &&
+    query.isPending &&
+    query.failureCount === 0 &&
+    query.dataUpdatedAt === 0 &&
+    query.errorUpdatedAt === 0;
+  return { profile, error, isLoading: userId !== null && query.isPending, isFirstLoad };
 }

@@ -3,6 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { loadSuperTokens, useSession } from '@/lib/auth';
 import { authUrlFor } from '@/lib/supertokens-config';
 import { Spinner } from '@/components/ui/spinner';
+import { RequireOnboarded } from './require-onboarded';
 
 /** The SDK's SessionAuth (claim checks: second factor, email verification), loaded with the SDK. */
 const SessionGuard = lazy(() => loadSuperTokens().then(() => import('./session-guard')));
@@ -17,7 +18,8 @@ function PageSpinner() {
 
 /**
  * Layout route for pages that need a session. Without one it sends the visitor to /auth with
- * `redirectToPath` set to the current page, so sign-in returns here (docs/spec/SPEC.md §4).
+ * `redirectToPath` set to the current page, so sign-in returns here (docs/spec/SPEC.md §4). With one, a
+ * person who has not onboarded yet goes to /onboarding first (RequireOnboarded).
  */
 export function RequireSession() {
   const status = useSession((s) => s.status);
@@ -27,7 +29,9 @@ export function RequireSession() {
   return (
     <Suspense fallback={<PageSpinner />}>
       <SessionGuard>
-        <Outlet />
+        <RequireOnboarded>
+          <Outlet />
+        </RequireOnboarded>
       </SessionGuard>
     </Suspense>
   );

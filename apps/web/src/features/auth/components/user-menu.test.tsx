@@ -47,7 +47,12 @@ describe('header account area', () => {
   });
 
   it("shows the user's email and a sign-out button when signed in", async () => {
-    server.answer(contracts.currentUser, { id: USER_ID, email: 'ada@example.com', is_operator: false });
+    server.answer(contracts.currentUser, {
+      id: USER_ID,
+      email: 'ada@example.com',
+      is_operator: false,
+      onboarded: true,
+    });
     sessionStore.setState({ status: 'signedIn', userId: 'u-1' });
     renderMenu();
     expect((await screen.findByTestId('user-email')).textContent).toBe('ada@example.com');
@@ -55,7 +60,10 @@ describe('header account area', () => {
   });
 
   it.each([
-    ['emailNotFound', () => answer(contracts.currentUser, { id: USER_ID, email: null, is_operator: false })],
+    [
+      'emailNotFound',
+      () => answer(contracts.currentUser, { id: USER_ID, email: null, is_operator: false, onboarded: true }),
+    ],
     ['fetchFailed', () => answerError(404, 'NOT_FOUND', 'gone')],
   ] as const)('shows the spec message when the profile fails (%s)', async (reason, reply) => {
     server.on(contracts.currentUser, reply);

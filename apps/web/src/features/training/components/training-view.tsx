@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import {
@@ -15,24 +15,18 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { buttonClass } from '@/components/ui/button-link';
 import { Spinner } from '@/components/ui/spinner';
+import { PhotoDropZone } from '@/components/photos/photo-drop-zone';
+import { PickedPhotos } from '@/components/photos/picked-photos';
+import { RefusedFiles, SetPhotos } from '@/components/photos/set-photos';
+import { usePickedPhotos } from '@/components/photos/use-picked-photos';
 import { paths } from '@/config/paths';
 import { useMyModels } from '../api/my-models';
 import { useDeleteTrainingPhoto, useTrainingSets, useUploadTrainingPhotos } from '../api/training-sets';
-import { addPicked, sameFileKey, sendable, withSize, type PickedFile } from '../utils/photo-checks';
 import { trainingJob } from '../utils/training-job';
 import { trainModels } from '../utils/training-price';
-import { PhotoDropZone } from './photo-drop-zone';
-import { PickedPhotos } from './picked-photos';
 import { SetActions } from './set-actions';
-import { RefusedFiles, SetPhotos } from './set-photos';
 import { TrainForm } from './train-form';
 import { TrainingProgress } from './training-progress';
-
-const objectUrl = (file: File) =>
-  typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : null;
-const revoke = (picked: readonly PickedFile[]) => {
-  for (const p of picked) if (p.previewUrl) URL.revokeObjectURL?.(p.previewUrl);
-};
 
 const panelClass =
   'rounded-3xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6 dark:border-zinc-800 dark:bg-zinc-900';
@@ -63,8 +57,8 @@ export function TrainingView({
   const [startedFresh, setStartedFresh] = useState(false);
   const set = pageSet ?? (startedFresh ? null : (storedSets.data?.sets[0] ?? null));
   const [refused, setRefused] = useState<RefusedPhoto[]>([]);
-  const [picked, setPicked] = useState<PickedFile[]>([]);
-  const [uploaded, setUploaded] = useState<ReadonlySet<string>>(new Set());
+  const photos = usePickedPhotos();
+  const { picked, toSend } = photos;
   /** The model this page started, as the server accepted it; the list's newer view of it wins. */
   const [startedModel, setStartedModel] = useState<TrainedModelView | null>(null);
   const upload = useUploadTrainingPhotos();
@@ -72,14 +66,6 @@ export function TrainingView({
   const myModels = useMyModels();
   const trainers = useMemo(() => trainModels(models), [models]);
 
-  // Previews are object URLs: free them when the page goes.
-  const pickedRef = useRef(picked);
-  useEffect(() => {
-    pickedRef.current = picked;
-  });
-  useEffect(() => () => revoke(pickedRef.current), []);
-
-  const toSend = sendable(picked);
   const photoCount = set?.photos.length ?? 0;
   const room = TRAINING_MAX_PHOTOS - photoCount;
   // A zip's photos are counted by the server; loose photos can be counted here, sparing a refused upload.
@@ -92,17 +78,6 @@ export function TrainingView({
         ? t('training.upload.tooFew', { count: photosToSend, min: TRAINING_MIN_PHOTOS })
         : null;
 
-  function onFiles(files: File[]) {
-    setPicked((list) => addPicked(list, files, uploaded, objectUrl));
-  }
-
-  function removePicked(key: string) {
-    setPicked((list) => {
-      revoke(list.filter((p) => p.key === key));
-      return list.filter((p) => p.key !== key);
-    });
-  }
-
   function send() {
     if (toSend.length === 0 || countProblem) return;
     upload.mutate(
@@ -112,11 +87,7 @@ export function TrainingView({
           const { refused: refusedNow, ...next } = result;
           setSet(next);
           setRefused(refusedNow);
-          setUploaded((before) => new Set([...before, ...toSend.map((p) => sameFileKey(p.file))]));
-          // What was sent leaves the picked list; what was held back (with its reason) stays.
-          const sentKeys = new Set(toSend.map((p) => p.key));
-          revoke(picked.filter((p) => sentKeys.has(p.key)));
-          setPicked((list) => list.filter((p) => !sentKeys.has(p.key)));
+          photos.markSent(toSend);
         },
       },
     );
@@ -129,10 +100,7 @@ export function TrainingView({
       {
         onSuccess: (next) => {
           setSet(next);
-          // Picking that file again is no longer a duplicate.
-          setUploaded(
-            (before) => new Set([...before].filter((key) => !key.startsWith(`${photo.filename}\u0000`))),
-          );
+          photos.forgetUploaded(photo.filename);
         },
       },
     );
@@ -149,7 +117,7 @@ export function TrainingView({
     setSet(null);
     setStartedFresh(true);
     setRefused([]);
-    setUploaded(new Set());
+    photos.resetUploaded();
     setStartedModel(null);
     upload.reset();
     removePhoto.reset();
@@ -215,12 +183,10 @@ export function TrainingView({
           </p>
         </div>
         <div className="flex flex-col gap-4">
-          {room > 0 && <PhotoDropZone onFiles={onFiles} more={photoCount > 0} disabled={upload.isPending} />}
-          <PickedPhotos
-            picked={picked}
-            onRemove={removePicked}
-            onMeasured={(key, size) => setPicked((list) => withSize(list, key, size))}
-          />
+          {room > 0 && (
+            <PhotoDropZone onFiles={photos.add} more={photoCount > 0} disabled={upload.isPending} />
+          )}
+          <PickedPhotos picked={picked} onRemove={photos.remove} onMeasured={photos.measured} />
           {picked.length > 0 && (
             <div className="flex flex-wrap items-center gap-3">
               <Button

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { creditsFor } from '@lumina/contracts';
 import { fakeModel } from '@/testing/app-harness';
 import { remainingMinutes, remainingMs } from './estimate';
-import { addPicked, pickedKind, sendable, withSize } from './photo-checks';
+import { addPicked, pickedKind, sendable, withSize } from '@/lib/photos/photo-checks';
 import { clampSteps, stepsIncrement, trainingPrice, trainModels } from './training-price';
 
 const file = (name: string, size = 10, type = 'image/jpeg') =>

@@ -28,7 +28,10 @@ export function RefusedFiles({ refused }: { refused: readonly RefusedPhoto[] }) 
   );
 }
 
-/** The photos the set holds, as the server stored them: thumbnail, size, its advice, and Remove. */
+/**
+ * The photos the set holds, as the server stored them: thumbnail, size, its advice, and Remove (when
+ * `onRemove` is given: onboarding's sets are kept whole until bought, so it shows them without).
+ */
 export function SetPhotos({
   photos,
   removing,
@@ -36,8 +39,8 @@ export function SetPhotos({
 }: {
   photos: readonly TrainingPhoto[];
   /** The photo being removed, if any (its button waits). */
-  removing: string | null;
-  onRemove: (photo: TrainingPhoto) => void;
+  removing?: string | null;
+  onRemove?: (photo: TrainingPhoto) => void;
 }) {
   const { t } = useTranslation();
   return (
@@ -59,15 +62,17 @@ export function SetPhotos({
               className="size-full object-cover"
               loading="lazy"
             />
-            <Button
-              look="icon"
-              onClick={() => onRemove(photo)}
-              disabled={removing === photo.id}
-              aria-label={t('training.upload.removePhoto', { name: photo.filename })}
-              className="absolute top-1.5 right-1.5 bg-white/90 dark:bg-zinc-900/90"
-            >
-              <TrashIcon />
-            </Button>
+            {onRemove && (
+              <Button
+                look="icon"
+                onClick={() => onRemove(photo)}
+                disabled={removing === photo.id}
+                aria-label={t('training.upload.removePhoto', { name: photo.filename })}
+                className="absolute top-1.5 right-1.5 bg-white/90 dark:bg-zinc-900/90"
+              >
+                <TrashIcon />
+              </Button>
+            )}
           </div>
           <div className="flex flex-col gap-0.5 p-2 text-xs">
             <span className="truncate font-medium" title={photo.filename}>

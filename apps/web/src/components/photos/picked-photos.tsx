@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { TRAINING_MIN_SIDE } from '@lumina/contracts';
 import { Button } from '@/components/ui/button';
 import { CloseIcon, DocumentIcon } from '@/components/ui/icons';
-import type { PickedFile } from '../utils/photo-checks';
+import type { PickedFile } from '@/lib/photos/photo-checks';
 
 /**
  * The files picked but not yet sent: a preview of each photo with what the browser could tell about it
