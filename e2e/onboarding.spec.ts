@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { unzipSync } from 'fflate';
 import { header, newEmail, signInWithCode } from './support/auth';
+import { loaded } from './support/images';
 import { en as t } from './support/locale';
 import { trainingPhotos } from './support/training-photos';
 
@@ -7,11 +10,11 @@ test.use({ colorScheme: 'light' });
 
 const ob = t.onboarding;
 
-test('a new person onboards: answers, photos with hints, the onboarding product, a reload on the way, and the development checkout', async ({
+test('a new person onboards: answers, photos with hints, the onboarding product, a reload on the way, the development checkout; the shoot trains, generates and is downloaded as one zip', async ({
   page,
   request,
 }, testInfo) => {
-  test.setTimeout(120_000);
+  test.setTimeout(420_000);
   const photos = await trainingPhotos(testInfo.outputPath('photos'), 6);
   const email = newEmail('onboarding');
 
@@ -53,7 +56,11 @@ test('a new person onboards: answers, photos with hints, the onboarding product,
   await page.getByTestId('onboarding-continue').click();
 
   // 3. The onboarding product: the first of GET /api/products, with its price and sample images.
-  const products = (await (await request.get('/api/products')).json()) as { id: string; name: string }[];
+  const products = (await (await request.get('/api/products')).json()) as {
+    id: string;
+    name: string;
+    images: number | null;
+  }[];
   const first = products[0]!;
   const offer = page.getByTestId('onboarding-product');
   await expect(offer).toHaveAttribute('data-product', first.id);
@@ -72,7 +79,29 @@ test('a new person onboards: answers, photos with hints, the onboarding product,
   await expect(page).toHaveURL(/\/dev-checkout\?session_id=/);
   await page.getByTestId('dev-checkout-pay').click();
   await expect(page).toHaveURL(/\/my-products\?session_id=/);
-  await expect(page.getByTestId('purchase').first()).toContainText(first.name);
+  const purchase = page.getByTestId('purchase').first();
+  await expect(purchase).toContainText(first.name);
+
+  // 5. The shoot runs on the local trainer and engine: training, then the images, live on the page.
+  const status = purchase.getByTestId('purchase-status');
+  await expect(status).toHaveText(
+    new RegExp(`${t.products.status.training}|${t.products.status.generating}|${t.products.status.ready}`),
+  );
+  await expect(status).toHaveText(t.products.status.ready, { timeout: 300_000 });
+  const delivered = purchase.getByTestId('delivered-images').getByRole('listitem');
+  await expect(delivered).toHaveCount(first.images!);
+  await delivered.first().scrollIntoViewIfNeeded();
+  await loaded(delivered.first().locator('img'));
+
+  // 6. Download all: one zip holding every delivered image.
+  const downloadStarted = page.waitForEvent('download');
+  await purchase.getByTestId('download-all').click();
+  const download = await downloadStarted;
+  expect(download.suggestedFilename()).toMatch(/\.zip$/);
+  const zip = unzipSync(new Uint8Array(readFileSync(await download.path())));
+  const entries = Object.keys(zip).filter((name) => !name.endsWith('/'));
+  expect(entries).toHaveLength(first.images!);
+  for (const name of entries) expect(name).toMatch(/\.(png|jpe?g|webp)$/);
 
   // Onboarded now: app pages open without a detour.
   await page.goto('/gallery');
