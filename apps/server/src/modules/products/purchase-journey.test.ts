@@ -7,7 +7,7 @@ import { ProviderError } from '../../adapters/providers/text-to-image.ts';
 import type { TrainerProvider } from '../../adapters/providers/trainer.ts';
 import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { balanceOf, eventually, ledgerOf, useSignedIn, type Client } from '../../../test/support/api.ts';
-import { payments } from '../../db/schema/index.ts';
+import { jobs, payments } from '../../db/schema/index.ts';
 import { filesForm, seededPhoto } from '../training-sets/training-sets.test-helpers.ts';
 
 /**
@@ -99,7 +99,11 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
     expect(bought.statusCode, bought.body).toBe(201);
     const { checkout, purchase } = bought.json();
     expect(purchase).toBeNull();
-    const done = await client.call('POST', `/api/dev/checkout/${checkout.session_id}/complete`);
+    // The checkout's completion and the success page race, as a webhook and a browser do.
+    const [done] = await Promise.all([
+      client.call('POST', `/api/dev/checkout/${checkout.session_id}/complete`),
+      client.call('POST', '/api/process_payment', { session_id: checkout.session_id }),
+    ]);
     expect(done.statusCode, done.body).toBe(200);
     const processed = await client.call('POST', '/api/process_payment', { session_id: checkout.session_id });
     expect(processed.statusCode, processed.body).toBe(200);
@@ -182,6 +186,14 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
     expect(readyEmails(alice.email)[0]!.text).toContain('http://web.test/my-products');
     expect(await shootsDelivered()).toBe(delivered + 1);
 
+    // One training and one generation per prompt, however often payment was confirmed.
+    const stages = await env.container.database.db.select().from(jobs).where(eq(jobs.purchaseId, bought.id));
+    expect(stages.map((j) => `${j.kind}:${j.status}`).sort()).toEqual([
+      'generate:succeeded',
+      'generate:succeeded',
+      'train:succeeded',
+    ]);
+
     const zip = await alice.call('GET', `/api/myproducts/${bought.id}/download`);
     expect(zip.statusCode).toBe(200);
     expect(zip.headers['content-type']).toBe('application/zip');
@@ -204,14 +216,23 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
     expect(balance).toBe(before - 30);
 
     const set = await uploadPhotos(alice);
-    const attached = await alice.call('POST', `/api/myproducts/${purchase.id}/photos`, { set_id: set.id });
-    expect(attached.statusCode, attached.body).toBe(200);
+    // Two tabs attach at once: one wins, the other is told it has its photos; one training.
+    const attaches = await Promise.all(
+      [0, 1].map(() => alice.call('POST', `/api/myproducts/${purchase.id}/photos`, { set_id: set.id })),
+    );
+    expect(attaches.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const attached = attaches.find((r) => r.statusCode === 200)!;
     expect(attached.json()).toMatchObject({ status: 'training', set_id: set.id });
     const again = await alice.call('POST', `/api/myproducts/${purchase.id}/photos`, { set_id: set.id });
     expect(again.statusCode).toBe(409);
 
     const ready = await waitFor(alice, purchase.id, 'ready');
     expect(ready.images).toHaveLength(4);
+    const trainings = await env.container.database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.purchaseId, purchase.id));
+    expect(trainings.filter((j) => j.kind === 'train')).toHaveLength(1);
     expect(await purchaseLedger(alice, purchase.id)).toEqual([-30]);
     expect(await balanceOf(alice)).toBe(before - 30);
     // No job of a shoot charged anything on its own (Alice runs no other jobs here).
@@ -294,6 +315,27 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
     expect(payment).toMatchObject({ status: 'paid', refundedCents: 0 });
   });
 
+  it('the credit package: paid through the same checkout, credits added once, listed as ready', async () => {
+    const before = await balanceOf(bob);
+    const res = await bob.call('POST', `/api/products/${PACK.id}/buy`, {});
+    expect(res.statusCode, res.body).toBe(201);
+    const { session_id } = res.json().checkout;
+    await Promise.all([
+      bob.call('POST', `/api/dev/checkout/${session_id}/complete`),
+      bob.call('POST', '/api/process_payment', { session_id }),
+    ]);
+    const processed = await bob.call('POST', '/api/process_payment', { session_id });
+    expect(processed.json()).toEqual({ status: 'paid', credits_added: 100, balance: before + 100 });
+    expect(await balanceOf(bob)).toBe(before + 100);
+    const [pack] = (await bob.call('GET', '/api/myproducts')).json() as PurchaseView[];
+    expect(pack).toMatchObject({
+      product_id: PACK.id,
+      status: 'ready',
+      credits_added: 100,
+      amount_cents: 500,
+    });
+  });
+
   it('another person: 404 on the purchase, its images and its download; cannot attach their set', async () => {
     const set = await uploadPhotos(alice);
     const { purchase: waiting } = await buyWithCredits(alice);
@@ -308,7 +350,8 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
       const res = await bob.call('GET', url);
       expect(res.statusCode, url).toBe(404);
     }
-    expect((await bob.call('GET', '/api/myproducts')).json()).toEqual([]);
+    const bobs = (await bob.call('GET', '/api/myproducts')).json() as PurchaseView[];
+    expect(bobs.map((p) => p.product_id)).toEqual([PACK.id]);
     for (const image of ready.images) {
       expect((await bob.call('PUT', `/api/images/${image.id}`)).statusCode).toBe(404);
       expect((await bob.call('DELETE', `/api/images/${image.id}`)).statusCode).toBe(404);
@@ -317,6 +360,7 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
     expect((await alice.call('GET', `/api/myproducts/${purchase.id}`)).json().images).toHaveLength(4);
     const bobsGallery = (await bob.call('GET', '/api/images?limit=100')).json().items as { id: string }[];
     expect(bobsGallery).toEqual([]);
+    expect(readyEmails(bob.email)).toEqual([]);
 
     // Bob cannot give Alice's waiting purchase his photos, nor Alice use Bob's.
     const bobsSet = await uploadPhotos(bob);
