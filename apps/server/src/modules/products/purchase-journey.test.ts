@@ -3,17 +3,21 @@ import { eq } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { LocalTrainer } from '../../adapters/providers/local/training/local-trainer.ts';
-import { ProviderError } from '../../adapters/providers/text-to-image.ts';
+import { LocalTextToImage } from '../../adapters/providers/local/local.text-to-image.ts';
+import { ProviderError, type TextToImageProvider } from '../../adapters/providers/text-to-image.ts';
 import type { TrainerProvider } from '../../adapters/providers/trainer.ts';
-import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { testDb, useTestEnv, type TestEnv } from '../../../test/harness.ts';
 import { balanceOf, eventually, ledgerOf, useSignedIn, type Client } from '../../../test/support/api.ts';
 import { jobs, payments } from '../../db/schema/index.ts';
+import { createJobHandlers } from '../../queue/handlers.ts';
+import { startWorkers } from '../../queue/workers.ts';
+import { trainedStyles } from '../training/personal-models.ts';
 import { filesForm, seededPhoto } from '../training-sets/training-sets.test-helpers.ts';
 
 /**
  * Buying and delivering a photo shoot together, as merged: the real container (its own ShootPipeline
  * and PurchaseRefunds), the local engine and trainer, the development checkout, all through HTTP.
- * Only the trainer is wrapped, so one test can make it refuse.
+ * Only the local trainer and engine are wrapped, so the failure tests can make them refuse.
  */
 
 const SHOOT = {
@@ -39,36 +43,13 @@ const PACK = {
   credits: 100,
 };
 
-/** Whether the trainer refuses (the failure test) or trains as the local trainer does. */
-const trainerMode = { refuse: false };
+/** Whether the trainer or the image engine refuses (the failure tests), or works as the local one does. */
+const mode = { refuseTraining: false, refuseGeneration: false };
 
 let nextSeed = 70_000;
 
-describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { timeout: 300_000 }, () => {
-  const real = new LocalTrainer();
-  const trainer: TrainerProvider = {
-    name: 'local',
-    available: true,
-    train(request, ctx) {
-      if (trainerMode.refuse) {
-        return Promise.reject(new ProviderError('refused', 'rejected', 'The trainer refused these photos.'));
-      }
-      return real.train(request, ctx);
-    },
-    cancel: () => real.cancel(),
-  };
-  const env = useTestEnv({
-    env: {
-      WELCOME_CREDITS: '100',
-      PRODUCTS_JSON: JSON.stringify([SHOOT, PACK]),
-      WEB_URL: 'http://web.test',
-      GENERATION_RETRY_LIMIT: '0',
-    },
-    inject: { adapters: { local: { trainer } } },
-  });
-  const alice = useSignedIn(env, 'alice');
-  const bob = useSignedIn(env, 'bob');
-
+/** The steps of a purchase as the web app takes them, on one test env. */
+function journey(env: TestEnv) {
   /** Six photos through the onboarding upload, as the onboarding page sends them. */
   async function uploadPhotos(client: Client, count = 6): Promise<TrainingUploadResult> {
     const parts = await Promise.all(
@@ -156,6 +137,72 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
     return client.call('GET', pathname + search);
   };
 
+  return {
+    uploadPhotos,
+    buyWithMoney,
+    buyWithCredits,
+    waitFor,
+    readyEmails,
+    purchaseLedger,
+    shootsDelivered,
+    load,
+  };
+}
+
+describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { timeout: 300_000 }, () => {
+  const real = new LocalTrainer();
+  const trainer: TrainerProvider = {
+    name: 'local',
+    available: true,
+    train(request, ctx) {
+      if (mode.refuseTraining) {
+        return Promise.reject(new ProviderError('refused', 'rejected', 'The trainer refused these photos.'));
+      }
+      return real.train(request, ctx);
+    },
+    cancel: () => real.cancel(),
+  };
+  let engine: LocalTextToImage | undefined;
+  // The local engine with trained styles, as the container wires it.
+  const textToImage: TextToImageProvider = {
+    name: 'local',
+    available: true,
+    run(request, ctx) {
+      if (mode.refuseGeneration) {
+        return Promise.reject(
+          new ProviderError('refused', 'rejected', 'The image service refused this prompt.'),
+        );
+      }
+      engine ??= new LocalTextToImage({
+        styles: trainedStyles({ db: env.container.database.db, storage: env.container.storage }),
+      });
+      return engine.run(request, ctx);
+    },
+    cancel: async () => false,
+  };
+  const env = useTestEnv({
+    env: {
+      WELCOME_CREDITS: '100',
+      PRODUCTS_JSON: JSON.stringify([SHOOT, PACK]),
+      WEB_URL: 'http://web.test',
+      GENERATION_RETRY_LIMIT: '0',
+    },
+    inject: { adapters: { local: { trainer, textToImage } } },
+  });
+  const alice = useSignedIn(env, 'alice');
+  const bob = useSignedIn(env, 'bob');
+
+  const {
+    uploadPhotos,
+    buyWithMoney,
+    buyWithCredits,
+    waitFor,
+    readyEmails,
+    purchaseLedger,
+    shootsDelivered,
+    load,
+  } = journey(env);
+
   it('money: upload, dev checkout, success page, delivered — images, gallery, one email, counter, zip, review', async () => {
     const delivered = await shootsDelivered();
     const set = await uploadPhotos(alice);
@@ -241,10 +288,11 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
   });
 
   it('a training the trainer refuses: credits back once, a paid checkout refunded, the error says why', async () => {
-    trainerMode.refuse = true;
+    mode.refuseTraining = true;
     try {
       const before = await balanceOf(alice);
       const emails = readyEmails(alice.email).length;
+      const delivered = await shootsDelivered();
       const set = await uploadPhotos(alice);
       const { purchase } = await buyWithCredits(alice, set.id);
       const refunded = await waitFor(alice, purchase.id, 'refunded');
@@ -269,10 +317,44 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
       // Money never turns into credits; the credit refund did not happen twice.
       expect(await balanceOf(alice)).toBe(before);
       expect(await purchaseLedger(alice, purchase.id)).toEqual([-30, 30]);
-      // Nothing was generated, so no ready email.
+      // Nothing was generated: no ready email, no delivered shoot, no review asked for a refunded payment.
       expect(readyEmails(alice.email)).toHaveLength(emails);
+      expect(await shootsDelivered()).toBe(delivered);
+      const pending = (await alice.call('GET', '/api/reviews')).json().pending as Array<{
+        payment_id: string;
+      }>;
+      expect(pending.map((p) => p.payment_id)).not.toContain(paid.payment_id);
     } finally {
-      trainerMode.refuse = false;
+      mode.refuseTraining = false;
+    }
+  });
+
+  it('a generation the engine refuses: the money purchase refunded once, the other generation stopped', async () => {
+    mode.refuseGeneration = true;
+    try {
+      const before = await balanceOf(alice);
+      const set = await uploadPhotos(alice);
+      const paid = await buyWithMoney(alice, set.id);
+      const refunded = await waitFor(alice, paid.id, 'refunded');
+      expect(refunded.error).toBe(
+        'Generation failed: The image service refused this prompt. Your payment of $9.00 was refunded.',
+      );
+      const [payment] = await env.container.database.db
+        .select()
+        .from(payments)
+        .where(eq(payments.id, paid.payment_id!));
+      expect(payment).toMatchObject({ status: 'refunded', refundedCents: 900 });
+      // Both generations end; none of them charged or refunded credits of their own.
+      const stages = await eventually(async () => {
+        const rows = await env.container.database.db.select().from(jobs).where(eq(jobs.purchaseId, paid.id));
+        return rows.every((j) => ['succeeded', 'failed', 'cancelled'].includes(j.status)) ? rows : undefined;
+      });
+      expect(stages.filter((j) => j.kind === 'generate')).toHaveLength(2);
+      expect(stages.filter((j) => j.kind === 'generate' && j.status === 'succeeded')).toEqual([]);
+      expect(await balanceOf(alice)).toBe(before);
+      expect(refunded.images).toEqual([]);
+    } finally {
+      mode.refuseGeneration = false;
     }
   });
 
@@ -370,5 +452,53 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
     expect(foreign.statusCode).toBe(404);
     const still = (await alice.call('GET', `/api/myproducts/${waiting.id}`)).json();
     expect(still).toMatchObject({ status: 'waiting_for_photos', set_id: null });
+  });
+});
+
+describe(`photos gone before the training runs, real wiring, on ${testDb}`, { timeout: 300_000 }, () => {
+  // No workers until the photos are gone, so the training job certainly runs after.
+  const env = useTestEnv({
+    workers: false,
+    env: { WELCOME_CREDITS: '100', PRODUCTS_JSON: JSON.stringify([SHOOT, PACK]), WEB_URL: 'http://web.test' },
+  });
+  const alice = useSignedIn(env, 'alice');
+  const { uploadPhotos, buyWithMoney, buyWithCredits, waitFor, purchaseLedger } = journey(env);
+
+  it('the set deleted, or thinned below the minimum, after buying: each purchase refunded once, saying why', async () => {
+    const before = await balanceOf(alice);
+    // Credits, then the whole set deleted.
+    const deletedSet = await uploadPhotos(alice);
+    const { purchase: credits } = await buyWithCredits(alice, deletedSet.id);
+    expect(credits.status).toBe('training');
+    const deleted = await alice.call('DELETE', `/api/training_sets/${deletedSet.id}`);
+    // Deleting it is allowed (the training set page does not know about purchases); the shoot is then refunded.
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    // Money, then photos removed until too few are left.
+    const thinnedSet = await uploadPhotos(alice);
+    const paid = await buyWithMoney(alice, thinnedSet.id);
+    expect(paid.status).toBe('training');
+    for (const photo of thinnedSet.photos.slice(0, 2)) {
+      const removed = await alice.call('DELETE', `/api/training_sets/${thinnedSet.id}/photos/${photo.id}`);
+      expect(removed.statusCode, removed.body).toBe(200);
+    }
+
+    await startWorkers(env.container.queue, createJobHandlers(env.container), {
+      concurrency: 1,
+      log: env.container.log,
+    });
+    const reason =
+      'Training failed: The training set was deleted or lost photos before training could start.';
+    const refunded = await waitFor(alice, credits.id, 'refunded');
+    expect(refunded.error).toBe(`${reason} Your 30 credits were refunded.`);
+    expect(await purchaseLedger(alice, credits.id)).toEqual([-30, 30]);
+    const moneyRefunded = await waitFor(alice, paid.id, 'refunded');
+    expect(moneyRefunded.error).toBe(`${reason} Your payment of $9.00 was refunded.`);
+    const [payment] = await env.container.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.id, paid.payment_id!));
+    expect(payment).toMatchObject({ status: 'refunded', refundedCents: 900 });
+    expect(await balanceOf(alice)).toBe(before);
+    expect((await ledgerOf(env, alice.userId)).filter((e) => e.reference?.startsWith('job:'))).toEqual([]);
   });
 });
