@@ -358,7 +358,7 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
     }
   });
 
-  it('photos removed between choosing them and paying: waits for photos, charges nothing twice', async () => {
+  it('photos removed between choosing them and paying: waits for photos, the same set offered again once fixed', async () => {
     const set = await uploadPhotos(alice, 5);
     const res = await alice.call('POST', `/api/products/${SHOOT.id}/buy`, {
       pay_with: 'money',
@@ -384,12 +384,27 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
       error: null,
       progress: { stage: 'photos' },
     });
-    const better = await uploadPhotos(alice);
-    const attached = await alice.call('POST', `/api/myproducts/${purchase.id}/photos`, { set_id: better.id });
+    // The page offers the photos waiting to be used: this set too, once a photo is added back to it.
+    const pendingSets = async () =>
+      ((await alice.call('GET', '/api/onboarding/pending_image_sets')).json().sets as { id: string }[]).map(
+        (x) => x.id,
+      );
+    const form = filesForm([{ filename: 'again.jpg', data: await seededPhoto(nextSeed++, 576, 512) }]);
+    const added = await env.app.inject({
+      method: 'POST',
+      url: `/api/training_sets/${set.id}/photos`,
+      headers: { ...form.headers, authorization: `Bearer ${alice.accessToken}` },
+      payload: form.payload,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    expect(await pendingSets()).toContain(set.id);
+    const attached = await alice.call('POST', `/api/myproducts/${purchase.id}/photos`, { set_id: set.id });
     expect(attached.statusCode, attached.body).toBe(200);
     const ready = await waitFor(alice, purchase.id, 'ready');
-    expect(ready).toMatchObject({ set_id: better.id, images: expect.any(Array) });
+    expect(ready.set_id).toBe(set.id);
     expect(ready.images).toHaveLength(4);
+    // Now the delivered shoot's set is in use again.
+    expect(await pendingSets()).not.toContain(set.id);
     const [payment] = await env.container.database.db
       .select()
       .from(payments)
