@@ -182,7 +182,7 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
   };
   const env = useTestEnv({
     env: {
-      WELCOME_CREDITS: '100',
+      WELCOME_CREDITS: '300',
       PRODUCTS_JSON: JSON.stringify([SHOOT, PACK]),
       WEB_URL: 'http://web.test',
       GENERATION_RETRY_LIMIT: '0',
@@ -431,6 +431,23 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
       credits_added: 100,
       amount_cents: 500,
     });
+  });
+
+  it('a delivered shoot keeps its images and download when its model and photos are deleted', async () => {
+    const set = await uploadPhotos(alice);
+    const { purchase } = await buyWithCredits(alice, set.id);
+    const ready = await waitFor(alice, purchase.id, 'ready');
+    expect(ready.model_id).not.toBeNull();
+    expect((await alice.call('DELETE', `/api/my_models/${ready.model_id}`)).statusCode).toBe(200);
+    expect((await alice.call('DELETE', `/api/training_sets/${set.id}`)).statusCode).toBe(200);
+    const after = (await alice.call('GET', `/api/myproducts/${purchase.id}`)).json() as PurchaseView;
+    expect(after).toMatchObject({ status: 'ready', model_id: null, set_id: null, error: null });
+    expect(after.images.map((i) => i.id)).toEqual(ready.images.map((i) => i.id));
+    expect((await load(alice, after.images[0]!.url)).statusCode).toBe(200);
+    const zip = await alice.call('GET', `/api/myproducts/${purchase.id}/download`);
+    expect(zip.statusCode).toBe(200);
+    expect(Object.keys(unzipSync(new Uint8Array(zip.rawPayload)))).toHaveLength(4);
+    expect(await purchaseLedger(alice, purchase.id)).toEqual([-30]);
   });
 
   it('another person: 404 on the purchase, its images and its download; cannot attach their set', async () => {
