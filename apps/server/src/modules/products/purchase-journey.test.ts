@@ -450,6 +450,49 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
     expect(await purchaseLedger(alice, purchase.id)).toEqual([-30]);
   });
 
+  it('an ended purchase says so: no download, no photos; its set is free to buy again', async () => {
+    const set = await uploadPhotos(alice);
+    mode.refuseTraining = true;
+    let failed: PurchaseView;
+    try {
+      const { purchase } = await buyWithCredits(alice, set.id);
+      failed = await waitFor(alice, purchase.id, 'refunded');
+    } finally {
+      mode.refuseTraining = false;
+    }
+    const download = await alice.call('GET', `/api/myproducts/${failed.id}/download`);
+    expect([download.statusCode, download.json().detail]).toEqual([
+      409,
+      'This purchase has no images to download.',
+    ]);
+    const attach = await alice.call('POST', `/api/myproducts/${failed.id}/photos`, { set_id: set.id });
+    expect([attach.statusCode, attach.json().detail]).toEqual([
+      409,
+      'This purchase has ended without a delivery: buy the product again to use these photos.',
+    ]);
+    // A credit package takes no photos and has nothing to download.
+    const [pack] = ((await bob.call('GET', '/api/myproducts')).json() as PurchaseView[]).filter(
+      (p) => p.kind === 'credits',
+    );
+    const bobsSet = await uploadPhotos(bob);
+    const packAttach = await bob.call('POST', `/api/myproducts/${pack!.id}/photos`, { set_id: bobsSet.id });
+    expect([packAttach.statusCode, packAttach.json().detail]).toEqual([
+      409,
+      'A credit package takes no photos.',
+    ]);
+    const packDownload = await bob.call('GET', `/api/myproducts/${pack!.id}/download`);
+    expect([packDownload.statusCode, packDownload.json().detail]).toEqual([
+      409,
+      'This purchase has no images to download.',
+    ]);
+    // The refunded purchase gave the set back: it is offered and buys a shoot that trains on it.
+    const pending = (await alice.call('GET', '/api/onboarding/pending_image_sets')).json().sets;
+    expect(pending.map((x: { id: string }) => x.id)).toContain(set.id);
+    const { purchase: again } = await buyWithCredits(alice, set.id);
+    expect(again.status).toBe('training');
+    await waitFor(alice, again.id, 'ready');
+  });
+
   it('another person: 404 on the purchase, its images and its download; cannot attach their set', async () => {
     const set = await uploadPhotos(alice);
     const { purchase: waiting } = await buyWithCredits(alice);
