@@ -7,7 +7,14 @@ import { LocalTextToImage } from '../../adapters/providers/local/local.text-to-i
 import { ProviderError, type TextToImageProvider } from '../../adapters/providers/text-to-image.ts';
 import type { TrainerProvider } from '../../adapters/providers/trainer.ts';
 import { testDb, useTestEnv, type TestEnv } from '../../../test/harness.ts';
-import { balanceOf, eventually, ledgerOf, useSignedIn, type Client } from '../../../test/support/api.ts';
+import {
+  balanceOf,
+  eventually,
+  ledgerOf,
+  signedInClient,
+  useSignedIn,
+  type Client,
+} from '../../../test/support/api.ts';
 import { jobs, payments } from '../../db/schema/index.ts';
 import { createJobHandlers } from '../../queue/handlers.ts';
 import { startWorkers } from '../../queue/workers.ts';
@@ -491,6 +498,23 @@ describe(`a photo shoot from buying to delivery, real wiring, on ${testDb}`, { t
     const { purchase: again } = await buyWithCredits(alice, set.id);
     expect(again.status).toBe('training');
     await waitFor(alice, again.id, 'ready');
+  });
+
+  it('credit purchases at once never overspend: each charged once, the rest refused with 402', async () => {
+    const carol = await signedInClient(env, 'carol');
+    expect(await balanceOf(carol)).toBe(300);
+    // Eleven buys of 30 credits at once against 300: ten are charged, one is refused.
+    const results = await Promise.all(
+      Array.from({ length: 11 }, () =>
+        carol.call('POST', `/api/products/${SHOOT.id}/buy`, { pay_with: 'credits' }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([...Array(10).fill(201), 402]);
+    expect(await balanceOf(carol)).toBe(0);
+    const mine = (await carol.call('GET', '/api/myproducts')).json() as PurchaseView[];
+    expect(mine).toHaveLength(10);
+    expect(mine.every((p) => p.status === 'waiting_for_photos')).toBe(true);
+    for (const p of mine) expect(await purchaseLedger(carol, p.id)).toEqual([-30]);
   });
 
   it('another person: 404 on the purchase, its images and its download; cannot attach their set', async () => {
