@@ -60,7 +60,9 @@ export async function markSkipped(db: DbOrTx, userId: string): Promise<UserProfi
 /**
  * Which of `setIds` (the caller's photo sets) are taken: a model is training or trained on it, or a
  * purchase that still stands uses it. A failed or cancelled training, or a purchase that ended
- * refunded or cancelled, gives its photos back: they wait to be used again.
+ * refunded or cancelled, gives its photos back: they wait to be used again. So does a purchase
+ * waiting for photos: the set it names was too small or too large to train on (photos removed after
+ * it was chosen), and the person fixes it and gives it again through the same list.
  */
 export async function setsInUse(db: DbOrTx, userId: string, setIds: string[]): Promise<Set<string>> {
   if (setIds.length === 0) return new Set();
@@ -84,7 +86,7 @@ export async function setsInUse(db: DbOrTx, userId: string, setIds: string[]): P
           eq(purchases.userId, userId),
           isNotNull(purchases.setId),
           inArray(purchases.setId, setIds),
-          notInArray(purchases.status, ['failed', 'refunded', 'cancelled']),
+          notInArray(purchases.status, ['failed', 'refunded', 'cancelled', 'waiting_for_photos']),
         ),
       ),
   ]);

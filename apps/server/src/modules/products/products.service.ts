@@ -23,6 +23,9 @@ import { formatMoney, purchaseReference } from './purchase-refunds.ts';
 import { toProductView, toPurchaseView } from './purchases.mapper.ts';
 import * as repo from './purchases.repository.ts';
 
+/** Purchase states after which nothing is delivered. */
+const ENDED: readonly string[] = ['failed', 'refunded', 'cancelled'];
+
 export interface ProductsDeps {
   db: Database;
   /** config.products: the first is the onboarding product. */
@@ -225,8 +228,16 @@ export class ProductsService {
   /** A photo shoot waiting for photos gets its set, and the pipeline starts training it. */
   async attachPhotos(userId: string, id: string, setId: string): Promise<PurchaseView> {
     const purchase = await this.own(userId, id);
+    // Say why in the purchase's own terms: an ended purchase never takes photos again.
     const notWaiting = () =>
-      new AppError('CONFLICT', 'This purchase is not waiting for photos: it has them already.');
+      new AppError(
+        'CONFLICT',
+        purchase.kind !== 'photo_shoot'
+          ? 'A credit package takes no photos.'
+          : ENDED.includes(purchase.status)
+            ? 'This purchase has ended without a delivery: buy the product again to use these photos.'
+            : 'This purchase is not waiting for photos: it has them already.',
+      );
     if (purchase.status !== 'waiting_for_photos') throw notWaiting();
     await this.checkSet(userId, setId);
     await this.deps.db.transaction(async (tx: Tx) => {
@@ -241,7 +252,13 @@ export class ProductsService {
   async download(userId: string, id: string): Promise<{ filename: string; body: Readable }> {
     const purchase = await this.own(userId, id);
     const images = await repo.deliveredImages(this.deps.db, userId, [purchase.id]);
-    if (images.length === 0) throw new AppError('CONFLICT', 'Nothing has been delivered yet.');
+    if (images.length === 0) {
+      const ended = purchase.kind !== 'photo_shoot' || ENDED.includes(purchase.status);
+      throw new AppError(
+        'CONFLICT',
+        ended ? 'This purchase has no images to download.' : 'Nothing has been delivered yet.',
+      );
+    }
     return {
       filename: zipFilename(purchase.productId, purchase.deliveredAt ?? purchase.updatedAt),
       body: purchaseZip(this.deps.storage, purchase.productId, images),
