@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { ConfigError, EnvSchema, loadConfig } from './config.ts';
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
+import { EnvSchema, loadConfig } from './config.ts';
+import { problemsOf } from './config.test-helpers.ts';
 
 describe('configuration', () => {
   it('runs on embedded defaults with nothing set', () => {
