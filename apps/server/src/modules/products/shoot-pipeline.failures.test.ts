@@ -72,6 +72,7 @@ describe(
       },
     }));
     const alice = useSignedIn(env, 'alice');
+    const bob = useSignedIn(env, 'bob');
 
     it('a training the trainer refuses: failed, refunded once, no generation, no email', async () => {
       mode.trainer = 'fail';
@@ -115,6 +116,36 @@ describe(
       expect((await purchaseRow(env, bought.id)).deliveredAt).toBeNull();
       expect(readyEmails(env, alice.email)).toHaveLength(0);
       mode.generation = 'ok';
+    });
+
+    it("a shoot's stage job cannot be cancelled on its own (no refund while keeping the model)", async () => {
+      mode.trainer = 'hold';
+      const set = await uploadTrainingSet(env, alice, 5);
+      const bought = await buyShoot(env, alice, { setId: set.id });
+      const training = await eventually(async () => {
+        const [job] = await purchaseJobs(env, bought.id);
+        return job?.status === 'running' ? job : undefined;
+      });
+      const progress = (await alice.call('GET', '/api/progress')).json() as {
+        jobs: Array<{ id: string; purchase_id: string | null }>;
+      };
+      expect(progress.jobs.find((j) => j.id === training.id)?.purchase_id).toBe(bought.id);
+      const refused = await alice.call('DELETE', `/api/jobs/${training.id}`);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().detail).toBe(
+        'This job is part of your photo shoot "Tiny shoot"; it cannot be cancelled on its own.',
+      );
+      // Someone else's: as good as missing.
+      expect((await bob.call('DELETE', `/api/jobs/${training.id}`)).statusCode).toBe(404);
+      const [still] = await purchaseJobs(env, bought.id);
+      expect(still!.status).toBe('running');
+      expect((await purchaseRow(env, bought.id)).status).toBe('training');
+      expect(await purchaseCharges(env, alice, bought.id)).toEqual([-30]);
+      // Deleting the model it trains still stops it (nothing is kept), and then the shoot is refunded.
+      const modelId = (await purchaseRow(env, bought.id)).trainedModelId!;
+      expect((await alice.call('DELETE', `/api/my_models/${modelId}`)).statusCode).toBe(200);
+      await waitForPurchase(env, bought.id, 'refunded');
+      mode.trainer = 'ok';
     });
 
     it('deleting the model while it trains cancels the training, fails the purchase and refunds it', async () => {
