@@ -117,6 +117,30 @@ describe(`buying products through the Stripe SDK and a fake Stripe on ${testDb}`
     expect((await purchasesOf(client.userId))[0]).toMatchObject({ status: 'refunded' });
   });
 
+  it('a failed shoot says its payment "is being refunded" until Stripe refunded it, then "was refunded"', async () => {
+    const client = await signedInClient(env, 'refund-words');
+    const checkout = await buy(client, 'headshots');
+    const session = stripe.pay(checkout.session_id);
+    expect(await stripe.deliver(webhookUrl, stripe.event('checkout.session.completed', session))).toBe(200);
+    const [row] = await purchasesOf(client.userId);
+    const { refunds } = env.container.services.products;
+    // As committed by the failure, before the refund job has called Stripe.
+    const failed = await db().transaction(async (tx) => {
+      await refunds.fail(tx, row!.id, 'Training failed: no face found');
+      const [now] = await tx.select().from(purchases).where(eq(purchases.id, row!.id));
+      return now!;
+    });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: 'Training failed: no face found. Your payment of $29.00 is being refunded.',
+    });
+    const refunded = await eventually(async () => {
+      const view = (await client.call('GET', `/api/myproducts/${row!.id}`)).json();
+      return view.status === 'refunded' ? view : undefined;
+    });
+    expect(refunded.error).toBe('Training failed: no face found. Your payment of $29.00 was refunded.');
+  });
+
   it('a refund made in Stripe marks a shoot refunded; a credit package bought as a product grants credits', async () => {
     const client = await signedInClient(env, 'dashboard');
     const checkout = await buy(client, 'artistic-portraits');

@@ -52,14 +52,15 @@ export class PurchaseRefundsService implements PurchaseRefunds {
       // The payment row is gone (its person deleted): nothing to give back.
       return true;
     }
-    const error = `${sentence(reason)} Your payment of ${formatMoney(payment.amountCents, payment.currency)} was refunded.`;
+    const paid = `${sentence(reason)} Your payment of ${formatMoney(payment.amountCents, payment.currency)}`;
     if (this.deps.payments.mode === 'development') {
       await this.deps.payments.markRefunded(tx, payment);
-      await repo.setOutcome(tx, purchase.id, { status: 'refunded', error });
+      await repo.setOutcome(tx, purchase.id, { status: 'refunded', error: `${paid} was refunded.` });
       return true;
     }
-    // Stays `failed` until the refund job has Stripe's answer, then becomes `refunded`.
-    await repo.setOutcome(tx, purchase.id, { status: 'failed', error });
+    // Stays `failed` until the refund job has Stripe's answer, then becomes `refunded` and its words
+    // change to "was refunded" (repo.markRefundedByPayment), never claiming a refund not yet made.
+    await repo.setOutcome(tx, purchase.id, { status: 'failed', error: `${paid} ${repo.BEING_REFUNDED}` });
     await this.deps.queue.send(
       'purchase.refund',
       { purchaseId: purchase.id },
