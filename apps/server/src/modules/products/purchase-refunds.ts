@@ -6,11 +6,14 @@ import type { PaymentsService } from '../payments/payments.service.ts';
 import type { PurchaseRefunds } from './purchase-pipeline.ts';
 import * as repo from './purchases.repository.ts';
 
-/** `$29.00`: an amount in minor units, as people read it. */
+/**
+ * `$29.00`: an amount in the currency's minor units, as people read it. The divisor is the currency's
+ * own (100 for usd, 1 for jpy, 1000 for kwd), so a zero-decimal price is not shown 100× too small.
+ */
 export function formatMoney(amountCents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-    amountCents / 100,
-  );
+  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(amountCents / 10 ** digits);
 }
 
 /** The ledger reference of a purchase paid with credits. */
