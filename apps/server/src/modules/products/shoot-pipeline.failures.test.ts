@@ -148,6 +148,27 @@ describe(
       mode.trainer = 'ok';
     });
 
+    it('a stage job given up by the queue (dead letter) claims no refund of its own; the shoot is refunded', async () => {
+      mode.trainer = 'hold';
+      const set = await uploadTrainingSet(env, alice, 5);
+      const bought = await buyShoot(env, alice, { setId: set.id });
+      const training = await eventually(async () => {
+        const [job] = await purchaseJobs(env, bought.id);
+        return job?.status === 'running' ? job : undefined;
+      });
+      expect(await env.container.services.jobs.worker.abandon(training.id)).toEqual({ ended: true });
+      const [job] = await purchaseJobs(env, bought.id);
+      expect(job).toMatchObject({
+        status: 'failed',
+        error: 'The provider did not finish this job after several tries.',
+        refundedAt: null,
+      });
+      const failed = await waitForPurchase(env, bought.id, 'refunded');
+      expect(failed.error).toBe('Training failed: The provider did not finish this job after several tries.');
+      expect(await purchaseCharges(env, alice, bought.id)).toEqual([-30, 30]);
+      mode.trainer = 'ok';
+    });
+
     it('deleting the model while it trains cancels the training, fails the purchase and refunds it', async () => {
       mode.trainer = 'hold';
       const set = await uploadTrainingSet(env, alice, 5);
