@@ -13,6 +13,7 @@ import type { Database, Tx } from '../../db/client.ts';
 import type { PurchaseRow } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
+import { readBalance } from '../credits/credits.repository.ts';
 import type { CheckoutItem, PaymentsService } from '../payments/payments.service.ts';
 import type { ReviewsService } from '../reviews/reviews.service.ts';
 import type { TrainingSetsService } from '../training-sets/training-sets.service.ts';
@@ -152,12 +153,13 @@ export class ProductsService {
           status: 'waiting_for_photos',
           paidAt: new Date(),
         });
-        const charge = await this.deps.ledger.spend(
+        await this.deps.ledger.spend(
           { userId, amount: credits!, reference: purchaseReference(id), reason: 'purchase', fresh: true },
           tx,
         );
         await this.deps.pipeline.start(tx, row);
-        return { row, balance: charge.entry.balanceAfter };
+        // Read after start: a shoot that cannot start is refunded at once, in this transaction.
+        return { row, balance: await readBalance(tx, userId) };
       });
       return { purchase: await this.one(userId, row.id), checkout: null, balance };
     }
