@@ -84,7 +84,8 @@ export async function setsInUse(db: DbOrTx, userId: string, setIds: string[]): P
           eq(purchases.userId, userId),
           isNotNull(purchases.setId),
           inArray(purchases.setId, setIds),
-          notInArray(purchases.status, ['failed', 'refunded', 'cancelled']),
+          // A checkout not paid (yet, or ever) holds nothing: an abandoned one must not hide the set.
+          notInArray(purchases.status, ['pending_payment', 'failed', 'refunded', 'cancelled']),
         ),
       ),
   ]);

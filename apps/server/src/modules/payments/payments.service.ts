@@ -97,12 +97,17 @@ export class PaymentsService {
   /**
    * Development checkouts expire lazily: on every read of a person's payments, pending ones older than
    * CHECKOUT_EXPIRY_SECONDS become `expired`. Stripe expires its own sessions and tells us by webhook
-   * (`checkout.session.expired`), so with Stripe nothing is expired here.
+   * (`checkout.session.expired`), so with Stripe nothing is expired here. The purchase an expired
+   * payment was for is cancelled in the same transaction, as Stripe's expiry does (`endIfPending`).
    */
   private async expireStale(userId: string): Promise<void> {
     if (this.mode !== 'development') return;
     const cutoff = new Date(this.now().getTime() - this.deps.checkoutExpirySeconds * 1000);
-    await repo.expirePendingBefore(this.deps.db, cutoff, userId);
+    await this.deps.db.transaction(async (tx) => {
+      for (const payment of await repo.expirePendingBefore(tx, cutoff, userId)) {
+        await this.deps.purchases?.ended(tx, payment);
+      }
+    });
   }
 
   private packageById(id: string): CreditPackage {

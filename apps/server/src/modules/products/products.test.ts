@@ -250,6 +250,40 @@ describe(`buying products (credits and the development checkout) on ${testDb}`, 
     expect((await client.call('GET', '/api/myproducts')).json()).toEqual([]);
   });
 
+  it('an abandoned checkout neither hides its photo set nor outlives its expired payment', async () => {
+    const client = await signedInClient(env, 'abandon');
+    const setId = await createPhotoSet(env, client.userId, 5);
+    const pendingSets = async () =>
+      (
+        (await client.call('GET', '/api/onboarding/pending_image_sets')).json().sets as Array<{ id: string }>
+      ).map((s) => s.id);
+    const res = await client.call('POST', '/api/products/headshots/buy', {
+      pay_with: 'money',
+      set_id: setId,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [pending] = await purchasesOf(client.userId);
+    expect(pending!.status).toBe('pending_payment');
+    // Not paid (yet, or ever): the set is still the person's to use.
+    expect(await pendingSets()).toEqual([setId]);
+
+    // The development checkout expires lazily; its purchase is cancelled with it.
+    await db()
+      .update(payments)
+      .set({ createdAt: new Date(Date.now() - 7 * 24 * 3600 * 1000) })
+      .where(eq(payments.id, pending!.paymentId!));
+    const sessionId = res.json().checkout.session_id as string;
+    expect((await client.call('GET', `/api/dev/checkout/${sessionId}`)).statusCode).toBe(200);
+    const [payment] = await db().select().from(payments).where(eq(payments.id, pending!.paymentId!));
+    expect(payment!.status).toBe('expired');
+    expect((await purchasesOf(client.userId))[0]!.status).toBe('cancelled');
+    expect(await pendingSets()).toEqual([setId]);
+    // Paying the expired checkout now is refused and starts nothing.
+    const late = await client.call('POST', `/api/dev/checkout/${sessionId}/complete`);
+    expect(late.statusCode).toBeGreaterThanOrEqual(400);
+    expect(startsOf(pending!.id)).toBe(0);
+  });
+
   it('a credit package bought as a product grants its credits and is listed as ready', async () => {
     const client = await signedInClient(env, 'pack');
     await payDev(client, 'creator');
