@@ -31,6 +31,8 @@ export interface CheckoutItem {
 export interface PaymentPurchases {
   /** The payment just became paid (exactly once). */
   paid(tx: Tx, payment: PaymentRow): Promise<void>;
+  /** The payments just paid, after the transaction that paid them committed (never inside it). */
+  committed(paid: readonly PaymentRow[]): void;
   /** The checkout ended unpaid (expired, cancelled, failed). */
   ended(tx: DbOrTx, payment: PaymentRow): Promise<void>;
   /** The payment was refunded in full. */
@@ -351,6 +353,7 @@ export class PaymentsService {
   /** Told only after the crediting transaction committed, so a rolled-back credit is never reported. */
   private reportCredited(credited: readonly PaymentRow[]): void {
     for (const payment of credited) this.deps.analytics?.purchaseCompleted(payment);
+    if (credited.length > 0) this.deps.purchases?.committed(credited);
   }
 
   private async applyEvent(tx: Tx, event: Stripe.Event, credited: PaymentRow[]): Promise<void> {

@@ -19,7 +19,7 @@ import type { ReviewsService } from '../reviews/reviews.service.ts';
 import type { TrainingSetsService } from '../training-sets/training-sets.service.ts';
 import { shootImages, type Product } from './product-catalogue.ts';
 import { purchaseZip, zipFilename } from './purchase-download.ts';
-import type { ShootPipeline } from './purchase-pipeline.ts';
+import type { ShootPipeline, ShootStarted } from './purchase-pipeline.ts';
 import { formatMoney, purchaseReference } from './purchase-refunds.ts';
 import { toProductView, toPurchaseView } from './purchases.mapper.ts';
 import * as repo from './purchases.repository.ts';
@@ -35,6 +35,8 @@ export interface ProductsDeps {
   reviews: ReviewsService;
   trainingSets: TrainingSetsService;
   pipeline: ShootPipeline;
+  /** After the commit of a transaction that called `pipeline.start`. */
+  started: ShootStarted;
   storage: Storage;
   /** Where the web app lives: a money checkout returns to My products there. */
   webUrl: string;
@@ -161,6 +163,7 @@ export class ProductsService {
         // Read after start: a shoot that cannot start is refunded at once, in this transaction.
         return { row, balance: await readBalance(tx, userId) };
       });
+      this.deps.started(userId);
       return { purchase: await this.one(userId, row.id), checkout: null, balance };
     }
 
@@ -236,6 +239,7 @@ export class ProductsService {
       if (!row) throw notWaiting();
       await this.deps.pipeline.start(tx, row);
     });
+    this.deps.started(userId);
     return this.one(userId, id);
   }
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { balanceOf, signedInClient, type Client } from '../../../test/support/api.ts';
 import { creditLedger, payments, purchases } from '../../db/schema/index.ts';
@@ -282,6 +282,34 @@ describe(`buying products (credits and the development checkout) on ${testDb}`, 
     const late = await client.call('POST', `/api/dev/checkout/${sessionId}/complete`);
     expect(late.statusCode).toBeGreaterThanOrEqual(400);
     expect(startsOf(pending!.id)).toBe(0);
+  });
+
+  it("after the commit that starts a shoot, wakes the queue and tells the buyer's progress streams", async () => {
+    const client = await signedInClient(env, 'wake');
+    const setId = await createPhotoSet(env, client.userId, 5);
+    const { jobs } = env.container.services;
+    const wake = vi.spyOn(jobs.service, 'wake');
+    let heard = 0;
+    const stop = jobs.bus.subscribe(client.userId, () => (heard += 1));
+    try {
+      const bought = await client.call('POST', '/api/products/headshots/buy', {
+        pay_with: 'credits',
+        set_id: setId,
+      });
+      expect(bought.statusCode, bought.body).toBe(201);
+      expect([wake.mock.calls.length, heard]).toEqual([1, 1]);
+
+      // Paid by the development checkout (the webhook path), photos added afterwards.
+      await payDev(client, 'headshots');
+      expect([wake.mock.calls.length, heard]).toEqual([2, 2]);
+      const waiting = (await purchasesOf(client.userId)).find((p) => p.status === 'waiting_for_photos')!;
+      const attached = await client.call('POST', `/api/myproducts/${waiting.id}/photos`, { set_id: setId });
+      expect(attached.statusCode, attached.body).toBe(200);
+      expect([wake.mock.calls.length, heard]).toEqual([3, 3]);
+    } finally {
+      stop();
+      wake.mockRestore();
+    }
   });
 
   it('a credit package bought as a product grants its credits and is listed as ready', async () => {
