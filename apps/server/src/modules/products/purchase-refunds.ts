@@ -1,4 +1,5 @@
 import type { Database, DbOrTx, Tx } from '../../db/client.ts';
+import type { Logger } from '../../logger.ts';
 import type { JobQueue } from '../../queue/queue.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
 import * as paymentsRepo from '../payments/payments.repository.ts';
@@ -70,6 +71,20 @@ export class PurchaseRefundsService implements PurchaseRefunds {
       { tx: tx as Tx, singletonKey: `purchase-refund:${purchase.id}` },
     );
     return true;
+  }
+
+  /**
+   * The dead letter of `purchase.refund`: Stripe refused every try. The purchase stays `failed`, still
+   * saying its payment is being refunded; an operator must refund it by hand, so this is an error.
+   */
+  async gaveUp(purchaseId: string, log: Logger): Promise<{ alerted: boolean }> {
+    const purchase = await repo.findPurchase(this.deps.db, purchaseId);
+    if (!purchase || purchase.status === 'refunded') return { alerted: false };
+    log.error(
+      { purchaseId, paymentId: purchase.paymentId },
+      'purchase refund failed after every retry: refund this payment by hand in Stripe',
+    );
+    return { alerted: true };
   }
 
   /** The `purchase.refund` job: refunds the purchase's payment at Stripe, then marks it refunded. */

@@ -5,6 +5,8 @@ import { ProviderError, type TextToImageProvider } from '../../adapters/provider
 import type { TrainerProvider } from '../../adapters/providers/trainer.ts';
 import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { eventually, useSignedIn } from '../../../test/support/api.ts';
+import { createJobHandlers } from '../../queue/handlers.ts';
+import { queueJobTypes } from '../../queue/registry.ts';
 import { trainedStyles } from '../training/personal-models.ts';
 import { uploadTrainingSet } from '../training/training.test-helpers.ts';
 import {
@@ -165,6 +167,34 @@ describe(
       });
       const failed = await waitForPurchase(env, bought.id, 'refunded');
       expect(failed.error).toBe('Training failed: The provider did not finish this job after several tries.');
+      expect(await purchaseCharges(env, alice, bought.id)).toEqual([-30, 30]);
+      mode.trainer = 'ok';
+    });
+
+    it('purchase.advance given up for good (its dead letter) fails and refunds the shoot once', async () => {
+      const advance = queueJobTypes['purchase.advance'].options;
+      expect(advance.deadLetter).toBe('purchase.abandoned');
+      const handlers = createJobHandlers(env.container);
+      mode.trainer = 'hold';
+      const set = await uploadTrainingSet(env, alice, 5);
+      const bought = await buyShoot(env, alice, { setId: set.id });
+      await eventually(async () => {
+        const [job] = await purchaseJobs(env, bought.id);
+        return job?.status === 'running' ? job : undefined;
+      });
+      const before = refunds.calls.length;
+      const ctx = { id: 'dead', retryCount: 0, isLastAttempt: false, log: env.container.log };
+      await handlers['purchase.abandoned']({ purchaseId: bought.id }, ctx);
+      const failed = await purchaseRow(env, bought.id);
+      expect(failed).toMatchObject({ status: 'refunded', error: 'We could not finish your photo shoot.' });
+      expect(await purchaseCharges(env, alice, bought.id)).toEqual([-30, 30]);
+      // Its training is stopped; a second dead letter changes nothing.
+      const [job] = await purchaseJobs(env, bought.id);
+      expect(job!.status).toBe('cancelled');
+      expect(await handlers['purchase.abandoned']({ purchaseId: bought.id }, ctx)).toEqual({
+        skipped: 'refunded',
+      });
+      expect(refunds.calls.length - before).toBe(1);
       expect(await purchaseCharges(env, alice, bought.id)).toEqual([-30, 30]);
       mode.trainer = 'ok';
     });

@@ -153,6 +153,18 @@ export class ShootPipelineService implements ShootPipeline {
     return this.notify(delivered);
   }
 
+  /**
+   * The dead letter of `purchase.advance`: every try failed, so the purchase would stay training or
+   * generating forever. Fails and refunds it once and stops its jobs; one that moved on is left alone.
+   */
+  async abandon(purchaseId: string) {
+    const purchase = await repo.findPurchase(this.deps.db, purchaseId);
+    if (!purchase || (purchase.status !== 'training' && purchase.status !== 'generating')) {
+      return { skipped: purchase?.status ?? 'missing' };
+    }
+    return this.fail(purchase, 'We could not finish your photo shoot.');
+  }
+
   /** Training finished: one text-to-image job per prompt (split by the model's limit), at no cost. */
   private async generate(purchase: PurchaseRow) {
     const { db, generation, jobs, bus } = this.deps;
