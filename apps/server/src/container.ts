@@ -345,6 +345,7 @@ export async function createContainer(
       db: database.db,
       products: config.products,
       models: config.models,
+      trainerVendor: config.providers.trainer,
       ledger,
       payments,
       reviews,

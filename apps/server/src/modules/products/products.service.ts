@@ -28,8 +28,10 @@ export interface ProductsDeps {
   db: Database;
   /** config.products: the first is the onboarding product. */
   products: readonly Product[];
-  /** The model catalogue, to check each shoot's trainer at start-up. */
+  /** The model catalogue, to check each shoot's trainer and aspect ratios at start-up. */
   models: readonly ModelEntry[];
+  /** The trainer vendor used when a shoot names no trainer (config.providers.trainer). */
+  trainerVendor: string;
   ledger: CreditLedger;
   payments: PaymentsService;
   reviews: ReviewsService;
@@ -58,6 +60,37 @@ export function checkTrainers(products: readonly Product[], models: readonly Mod
 }
 
 /**
+ * Each prompt's `aspectRatio` must be one the shoot's trained model can make: its trainer's base
+ * text-to-image model's (the named trainer, else the default vendor's trainers). Checked at start-up
+ * like the trainer, so a bad ratio stops the server rather than failing (and refunding) paid shoots.
+ */
+export function checkShootRatios(
+  products: readonly Product[],
+  models: readonly ModelEntry[],
+  trainerVendor: string,
+): void {
+  for (const p of products) {
+    if (p.kind !== 'photo_shoot') continue;
+    const trainers = models.filter(
+      (m) =>
+        m.capability === 'train' &&
+        (p.shoot.trainer ? m.id === p.shoot.trainer : m.provider === trainerVendor),
+    );
+    for (const trainer of trainers) {
+      if (trainer.capability !== 'train') continue;
+      const base = models.find((m) => m.id === trainer.baseModelId && m.capability === 'text-to-image');
+      if (!base || base.capability !== 'text-to-image') continue;
+      const bad = p.shoot.prompts.find((shot) => !base.aspectRatios.includes(shot.aspectRatio));
+      if (bad) {
+        throw new Error(
+          `PRODUCTS_JSON / PRODUCTS_FILE: product "${p.id}" asks for aspect ratio "${bad.aspectRatio}", which "${base.id}" (the base model of trainer "${trainer.id}") does not make (${base.aspectRatios.join(', ')}).`,
+        );
+      }
+    }
+  }
+}
+
+/**
  * Products on sale and what people bought: buying with credits (charged now) or money (one checkout
  * path, PaymentsService.startCheckout), the buyer's purchases with live progress, adding photos to a
  * shoot that waits for them, and the delivered set as one zip. Delivering a shoot is the pipeline's.
@@ -65,6 +98,7 @@ export function checkTrainers(products: readonly Product[], models: readonly Mod
 export class ProductsService {
   constructor(private readonly deps: ProductsDeps) {
     checkTrainers(deps.products, deps.models);
+    checkShootRatios(deps.products, deps.models, deps.trainerVendor);
   }
 
   async list(): Promise<ProductView[]> {

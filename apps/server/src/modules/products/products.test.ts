@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
-import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { startTestEnv, testDb, useTestEnv } from '../../../test/harness.ts';
 import { balanceOf, signedInClient, type Client } from '../../../test/support/api.ts';
 import { creditLedger, payments, purchases } from '../../db/schema/index.ts';
 import { BUILT_IN_SHOOTS } from './product-catalogue.ts';
-import { checkTrainers } from './products.service.ts';
+import { checkShootRatios, checkTrainers } from './products.service.ts';
 import { createPhotoSet, deliverImages, recordingPipeline } from './products.test-helpers.ts';
 
 describe(`buying products (credits and the development checkout) on ${testDb}`, () => {
@@ -89,6 +89,28 @@ describe(`buying products (credits and the development checkout) on ${testDb}`, 
     expect(() =>
       checkTrainers([{ ...shoot, shoot: { ...shoot.shoot, trainer: t2i } }], env.config.models),
     ).toThrow();
+  });
+
+  it("refuses at start-up a shoot prompt's aspect ratio its trainer's base model cannot make", async () => {
+    const built = BUILT_IN_SHOOTS[0]!;
+    const odd = {
+      ...built,
+      shoot: { ...built.shoot, prompts: [{ prompt: '{trigger} on a beach', count: 1, aspectRatio: '7:3' }] },
+    };
+    const { models, providers } = env.config;
+    expect(() => checkShootRatios(BUILT_IN_SHOOTS, models, providers.trainer)).not.toThrow();
+    // The default vendor's trainer, and a named one.
+    expect(() => checkShootRatios([odd], models, providers.trainer)).toThrow(
+      /PRODUCTS_JSON \/ PRODUCTS_FILE: product "headshots" asks for aspect ratio "7:3"/,
+    );
+    const trainer = models.find((m) => m.capability === 'train')!.id;
+    expect(() =>
+      checkShootRatios([{ ...odd, shoot: { ...odd.shoot, trainer } }], models, providers.trainer),
+    ).toThrow(/7:3/);
+    // The server itself does not start with such a product.
+    await expect(
+      startTestEnv({ workers: false, env: { PRODUCTS_JSON: JSON.stringify([odd]) } }),
+    ).rejects.toThrow(/PRODUCTS_JSON.*7:3/);
   });
 
   it('buys a photo shoot with credits: one charge, the pipeline started once; too few credits stores nothing', async () => {
