@@ -116,7 +116,7 @@ export class ShootPipelineService implements ShootPipeline {
       { tx: tx as Tx },
     );
     await repo.movePurchase(tx, purchase.id, STARTABLE, { status: 'training', trainedModelId: row.id });
-    // The job starts at the queue's next poll, after the caller's commit.
+    // The caller wakes the queue after its commit (ShootStarted), so the job starts then.
     bus.changed(purchase.userId);
   }
 
