@@ -298,8 +298,13 @@ export async function createContainer(
       );
   // Built after payments (a failed shoot refunds through them), so payments reach it late.
   const delivery: { pipeline?: ShootPipeline } = {};
+  // After the commit that started a shoot: its training runs now, and the buyer's pages hear of it.
+  const shootStarted = (userId: string) => {
+    jobs.service.wake();
+    jobs.bus.changed(userId);
+  };
   const payments = new PaymentsService({
-    purchases: new PurchasePayments(() => delivery.pipeline!),
+    purchases: new PurchasePayments(() => delivery.pipeline!, shootStarted),
     db: database.db,
     ledger,
     gateway,
@@ -340,11 +345,13 @@ export async function createContainer(
       db: database.db,
       products: config.products,
       models: config.models,
+      trainerVendor: config.providers.trainer,
       ledger,
       payments,
       reviews,
       trainingSets,
       pipeline: shootPipeline,
+      started: shootStarted,
       storage,
       webUrl: config.auth.webUrl,
     }),

@@ -75,6 +75,10 @@ export const JobView = z
     error: z.string().nullable().describe('Why it failed, for people'),
     image_ids: z.array(z.uuid()),
     num_images: z.int(),
+    purchase_id: z
+      .uuid()
+      .nullable()
+      .describe('The purchase (photo shoot) this job is a stage of; such a job cannot be cancelled alone'),
     created_at: z.iso.datetime(),
     started_at: z.iso.datetime().nullable(),
     finished_at: z.iso.datetime().nullable(),

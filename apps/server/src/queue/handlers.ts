@@ -37,5 +37,7 @@ export function createJobHandlers(container: Container): JobHandlers {
     'examples.seed': () => examples.run(),
     'purchase.refund': ({ purchaseId }) => products.refunds.run(purchaseId),
     'purchase.advance': ({ purchaseId }) => products.pipeline.advance(purchaseId),
+    'purchase.abandoned': ({ purchaseId }) => products.pipeline.abandon(purchaseId),
+    'purchase.refund.failed': ({ purchaseId }, ctx) => products.refunds.gaveUp(purchaseId, ctx.log),
   };
 }

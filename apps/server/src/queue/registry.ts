@@ -55,10 +55,23 @@ export const queueJobTypes = {
   'generation.failed': { ...jobFailed, drainOnly: true },
   // A job of a purchase ended (sent in the transaction that ended it, modules/products/shoot-pipeline.ts):
   // move the purchase to its next stage, deliver it, or fail and refund it. Idempotent: a stage starts
-  // once however often this runs, so a redelivery or a second message changes nothing.
+  // once however often this runs, so a redelivery or a second message changes nothing. After the last
+  // try it lands in purchase.abandoned, so a purchase cannot stay training or generating forever.
   'purchase.advance': {
     schema: z.object({ purchaseId: z.uuid() }),
-    options: { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
+    options: {
+      retryLimit: 10,
+      retryDelay: 5,
+      retryBackoff: true,
+      expireInSeconds: 300,
+      deadLetter: 'purchase.abandoned',
+    },
+  },
+  // purchase.advance's dead letter: fails a purchase still training or generating and refunds it once
+  // (PurchaseRefunds), as job.failed does for a job; a purchase that moved on is left alone.
+  'purchase.abandoned': {
+    schema: z.object({ purchaseId: z.uuid() }),
+    options: { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
   },
   // Renders and publishes the example set on a fresh install (modules/examples). Idempotent: a retry
   // or a second copy (several processes starting at once) skips what exists. ~1 s of CPU per image.
@@ -70,7 +83,19 @@ export const queueJobTypes = {
   // with an idempotency key derived from the purchase, so retries refund once.
   'purchase.refund': {
     schema: z.object({ purchaseId: z.uuid() }),
-    options: { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
+    options: {
+      retryLimit: 10,
+      retryDelay: 30,
+      retryBackoff: true,
+      expireInSeconds: 120,
+      deadLetter: 'purchase.refund.failed',
+    },
+  },
+  // purchase.refund's dead letter: Stripe refused every try. Logged as an error for the operator to
+  // refund by hand; the purchase stays `failed`, saying its payment "is being refunded".
+  'purchase.refund.failed': {
+    schema: z.object({ purchaseId: z.uuid() }),
+    options: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
   },
 } as const satisfies Record<string, QueueJobType>;
 

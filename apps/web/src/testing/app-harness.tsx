@@ -66,6 +66,7 @@ export function fakeJob(overrides: Partial<JobView> = {}): JobView {
     error: null,
     image_ids: [],
     num_images: 1,
+    purchase_id: null,
     created_at: new Date(Date.UTC(2026, 0, 1, 12, 0, counter)).toISOString(),
     started_at: null,
     finished_at: null,

@@ -22,6 +22,7 @@ export function toJobView(row: JobRow, imageIds: string[], ahead?: number): JobV
     error: row.error,
     image_ids: imageIds,
     num_images: row.numImages,
+    purchase_id: row.purchaseId,
     created_at: row.createdAt.toISOString(),
     started_at: iso(row.startedAt),
     finished_at: iso(row.finishedAt),

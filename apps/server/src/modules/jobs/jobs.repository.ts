@@ -26,6 +26,15 @@ export async function findUserJob(db: DbOrTx, userId: string, id: string): Promi
   return row;
 }
 
+/** The product name of the purchase a job is a stage of (its snapshot at purchase time). */
+export async function purchaseProductName(db: DbOrTx, purchaseId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ name: sql<string | null>`${purchases.product}->>'name'` })
+    .from(purchases)
+    .where(eq(purchases.id, purchaseId));
+  return row?.name ?? undefined;
+}
+
 export async function findByProviderRequest(db: DbOrTx, provider: string, requestId: string) {
   const [row] = await db
     .select()

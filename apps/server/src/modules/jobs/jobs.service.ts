@@ -125,11 +125,21 @@ export class JobsService {
   /**
    * Cancels a job. A queued job (the provider never saw it) is refunded; a running one is asked to
    * stop at the provider and refunded only when the provider confirms it had not started.
+   * A stage of a purchase (a photo shoot's training or generation) is refused: cancelling it would fail
+   * and refund the whole purchase while the person keeps what was already delivered. Only deleting the
+   * model a shoot trains (`opts.stage`, training.service.ts) may stop one, as nothing is kept then.
    */
-  async cancel(userId: string, jobId: string): Promise<JobView> {
+  async cancel(userId: string, jobId: string, opts: { stage?: boolean } = {}): Promise<JobView> {
     const { db, kinds } = this.deps;
     const job = await repo.findUserJob(db, userId, jobId);
     if (!job) throw notFound('This job');
+    if (job.purchaseId && !opts.stage) {
+      const name = await repo.purchaseProductName(db, job.purchaseId);
+      throw new AppError(
+        'CONFLICT',
+        `This job is part of your photo shoot${name ? ` "${name}"` : ''}; it cannot be cancelled on its own.`,
+      );
+    }
     if (!repo.ACTIVE_STATUSES.includes(job.status as 'queued')) {
       throw new AppError(
         'CONFLICT',

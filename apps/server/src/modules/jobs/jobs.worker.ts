@@ -213,9 +213,11 @@ export class JobWorker {
    * and asks the provider to stop a request nobody is waiting for any more.
    */
   async abandon(jobId: string) {
-    const ended = await this.deps.service.finish({ id: jobId }, 'failed', {
+    const job = await repo.findJob(this.deps.db, jobId);
+    if (!job) return { ended: false };
+    const ended = await this.deps.service.finish(job, 'failed', {
       refund: true,
-      error: 'The provider did not finish this job after several tries. Your credits were refunded.',
+      error: `The provider did not finish this job after several tries.${refundNote(job)}`,
     });
     if (ended?.providerRequestId) {
       await this.deps.kinds

@@ -86,7 +86,15 @@ export async function setsInUse(db: DbOrTx, userId: string, setIds: string[]): P
           eq(purchases.userId, userId),
           isNotNull(purchases.setId),
           inArray(purchases.setId, setIds),
-          notInArray(purchases.status, ['failed', 'refunded', 'cancelled', 'waiting_for_photos']),
+          // A checkout not paid (yet, or ever) holds nothing: an abandoned one must not hide the set; nor
+          // does a purchase waiting for photos (its set fell short and must be offered back to be fixed).
+          notInArray(purchases.status, [
+            'pending_payment',
+            'failed',
+            'refunded',
+            'cancelled',
+            'waiting_for_photos',
+          ]),
         ),
       ),
   ]);

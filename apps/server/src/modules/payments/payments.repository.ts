@@ -109,8 +109,8 @@ export async function recordRefund(
  * Checkout Session (STRIPE sends `checkout.session.expired` for real ones). One conditional UPDATE, so
  * it is safe to run on every read and from any number of processes; `userId` narrows it to one person.
  */
-export async function expirePendingBefore(db: DbOrTx, cutoff: Date, userId?: string): Promise<number> {
-  const rows = await db
+export async function expirePendingBefore(db: DbOrTx, cutoff: Date, userId?: string): Promise<PaymentRow[]> {
+  return db
     .update(payments)
     .set({ status: 'expired', updatedAt: sql`now()` })
     .where(
@@ -120,8 +120,7 @@ export async function expirePendingBefore(db: DbOrTx, cutoff: Date, userId?: str
         userId === undefined ? undefined : eq(payments.userId, userId),
       ),
     )
-    .returning({ id: payments.id });
-  return rows.length;
+    .returning();
 }
 
 export async function listForUser(db: DbOrTx, userId: string, limit: number): Promise<PaymentRow[]> {

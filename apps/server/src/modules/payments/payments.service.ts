@@ -31,6 +31,8 @@ export interface CheckoutItem {
 export interface PaymentPurchases {
   /** The payment just became paid (exactly once). */
   paid(tx: Tx, payment: PaymentRow): Promise<void>;
+  /** The payments just paid, after the transaction that paid them committed (never inside it). */
+  committed(paid: readonly PaymentRow[]): void;
   /** The checkout ended unpaid (expired, cancelled, failed). */
   ended(tx: DbOrTx, payment: PaymentRow): Promise<void>;
   /** The payment was refunded in full. */
@@ -97,12 +99,17 @@ export class PaymentsService {
   /**
    * Development checkouts expire lazily: on every read of a person's payments, pending ones older than
    * CHECKOUT_EXPIRY_SECONDS become `expired`. Stripe expires its own sessions and tells us by webhook
-   * (`checkout.session.expired`), so with Stripe nothing is expired here.
+   * (`checkout.session.expired`), so with Stripe nothing is expired here. The purchase an expired
+   * payment was for is cancelled in the same transaction, as Stripe's expiry does (`endIfPending`).
    */
   private async expireStale(userId: string): Promise<void> {
     if (this.mode !== 'development') return;
     const cutoff = new Date(this.now().getTime() - this.deps.checkoutExpirySeconds * 1000);
-    await repo.expirePendingBefore(this.deps.db, cutoff, userId);
+    await this.deps.db.transaction(async (tx) => {
+      for (const payment of await repo.expirePendingBefore(tx, cutoff, userId)) {
+        await this.deps.purchases?.ended(tx, payment);
+      }
+    });
   }
 
   private packageById(id: string): CreditPackage {
@@ -346,6 +353,7 @@ export class PaymentsService {
   /** Told only after the crediting transaction committed, so a rolled-back credit is never reported. */
   private reportCredited(credited: readonly PaymentRow[]): void {
     for (const payment of credited) this.deps.analytics?.purchaseCompleted(payment);
+    if (credited.length > 0) this.deps.purchases?.committed(credited);
   }
 
   private async applyEvent(tx: Tx, event: Stripe.Event, credited: PaymentRow[]): Promise<void> {

@@ -13,12 +13,13 @@ import type { Database, Tx } from '../../db/client.ts';
 import type { PurchaseRow } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
+import { readBalance } from '../credits/credits.repository.ts';
 import type { CheckoutItem, PaymentsService } from '../payments/payments.service.ts';
 import type { ReviewsService } from '../reviews/reviews.service.ts';
 import type { TrainingSetsService } from '../training-sets/training-sets.service.ts';
 import { shootImages, type Product } from './product-catalogue.ts';
 import { purchaseZip, zipFilename } from './purchase-download.ts';
-import type { ShootPipeline } from './purchase-pipeline.ts';
+import type { ShootPipeline, ShootStarted } from './purchase-pipeline.ts';
 import { formatMoney, purchaseReference } from './purchase-refunds.ts';
 import { toProductView, toPurchaseView } from './purchases.mapper.ts';
 import * as repo from './purchases.repository.ts';
@@ -30,13 +31,17 @@ export interface ProductsDeps {
   db: Database;
   /** config.products: the first is the onboarding product. */
   products: readonly Product[];
-  /** The model catalogue, to check each shoot's trainer at start-up. */
+  /** The model catalogue, to check each shoot's trainer and aspect ratios at start-up. */
   models: readonly ModelEntry[];
+  /** The trainer vendor used when a shoot names no trainer (config.providers.trainer). */
+  trainerVendor: string;
   ledger: CreditLedger;
   payments: PaymentsService;
   reviews: ReviewsService;
   trainingSets: TrainingSetsService;
   pipeline: ShootPipeline;
+  /** After the commit of a transaction that called `pipeline.start`. */
+  started: ShootStarted;
   storage: Storage;
   /** Where the web app lives: a money checkout returns to My products there. */
   webUrl: string;
@@ -58,6 +63,37 @@ export function checkTrainers(products: readonly Product[], models: readonly Mod
 }
 
 /**
+ * Each prompt's `aspectRatio` must be one the shoot's trained model can make: its trainer's base
+ * text-to-image model's (the named trainer, else the default vendor's trainers). Checked at start-up
+ * like the trainer, so a bad ratio stops the server rather than failing (and refunding) paid shoots.
+ */
+export function checkShootRatios(
+  products: readonly Product[],
+  models: readonly ModelEntry[],
+  trainerVendor: string,
+): void {
+  for (const p of products) {
+    if (p.kind !== 'photo_shoot') continue;
+    const trainers = models.filter(
+      (m) =>
+        m.capability === 'train' &&
+        (p.shoot.trainer ? m.id === p.shoot.trainer : m.provider === trainerVendor),
+    );
+    for (const trainer of trainers) {
+      if (trainer.capability !== 'train') continue;
+      const base = models.find((m) => m.id === trainer.baseModelId && m.capability === 'text-to-image');
+      if (!base || base.capability !== 'text-to-image') continue;
+      const bad = p.shoot.prompts.find((shot) => !base.aspectRatios.includes(shot.aspectRatio));
+      if (bad) {
+        throw new Error(
+          `PRODUCTS_JSON / PRODUCTS_FILE: product "${p.id}" asks for aspect ratio "${bad.aspectRatio}", which "${base.id}" (the base model of trainer "${trainer.id}") does not make (${base.aspectRatios.join(', ')}).`,
+        );
+      }
+    }
+  }
+}
+
+/**
  * Products on sale and what people bought: buying with credits (charged now) or money (one checkout
  * path, PaymentsService.startCheckout), the buyer's purchases with live progress, adding photos to a
  * shoot that waits for them, and the delivered set as one zip. Delivering a shoot is the pipeline's.
@@ -65,6 +101,7 @@ export function checkTrainers(products: readonly Product[], models: readonly Mod
 export class ProductsService {
   constructor(private readonly deps: ProductsDeps) {
     checkTrainers(deps.products, deps.models);
+    checkShootRatios(deps.products, deps.models, deps.trainerVendor);
   }
 
   async list(): Promise<ProductView[]> {
@@ -155,13 +192,15 @@ export class ProductsService {
           status: 'waiting_for_photos',
           paidAt: new Date(),
         });
-        const charge = await this.deps.ledger.spend(
+        await this.deps.ledger.spend(
           { userId, amount: credits!, reference: purchaseReference(id), reason: 'purchase', fresh: true },
           tx,
         );
         await this.deps.pipeline.start(tx, row);
-        return { row, balance: charge.entry.balanceAfter };
+        // Read after start: a shoot that cannot start is refunded at once, in this transaction.
+        return { row, balance: await readBalance(tx, userId) };
       });
+      this.deps.started(userId);
       return { purchase: await this.one(userId, row.id), checkout: null, balance };
     }
 
@@ -245,6 +284,7 @@ export class ProductsService {
       if (!row) throw notWaiting();
       await this.deps.pipeline.start(tx, row);
     });
+    this.deps.started(userId);
     return this.one(userId, id);
   }
 

@@ -4,6 +4,8 @@ import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
 import { startStripeFake, type StripeFake } from '../../../test/fakes/stripe-server.ts';
 import { balanceOf, eventually, signedInClient, type Client } from '../../../test/support/api.ts';
 import { payments, purchases } from '../../db/schema/index.ts';
+import { createJobHandlers } from '../../queue/handlers.ts';
+import { queueJobTypes } from '../../queue/registry.ts';
 import { createPhotoSet, recordingPipeline } from './products.test-helpers.ts';
 
 describe(`buying products through the Stripe SDK and a fake Stripe on ${testDb}`, () => {
@@ -115,6 +117,50 @@ describe(`buying products through the Stripe SDK and a fake Stripe on ${testDb}`
       [...stripe.refunds.values()].filter((r) => r.payment_intent === session.payment_intent),
     ).toHaveLength(1);
     expect((await purchasesOf(client.userId))[0]).toMatchObject({ status: 'refunded' });
+  });
+
+  it('a failed shoot says its payment "is being refunded" until Stripe refunded it, then "was refunded"', async () => {
+    const client = await signedInClient(env, 'refund-words');
+    const checkout = await buy(client, 'headshots');
+    const session = stripe.pay(checkout.session_id);
+    expect(await stripe.deliver(webhookUrl, stripe.event('checkout.session.completed', session))).toBe(200);
+    const [row] = await purchasesOf(client.userId);
+    const { refunds } = env.container.services.products;
+    // As committed by the failure, before the refund job has called Stripe.
+    const failed = await db().transaction(async (tx) => {
+      await refunds.fail(tx, row!.id, 'Training failed: no face found');
+      const [now] = await tx.select().from(purchases).where(eq(purchases.id, row!.id));
+      return now!;
+    });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: 'Training failed: no face found. Your payment of $29.00 is being refunded.',
+    });
+    const refunded = await eventually(async () => {
+      const view = (await client.call('GET', `/api/myproducts/${row!.id}`)).json();
+      return view.status === 'refunded' ? view : undefined;
+    });
+    expect(refunded.error).toBe('Training failed: no face found. Your payment of $29.00 was refunded.');
+  });
+
+  it('a Stripe refund given up for good (its dead letter) alerts the operator and stays "being refunded"', async () => {
+    expect(queueJobTypes['purchase.refund'].options.deadLetter).toBe('purchase.refund.failed');
+    const client = await signedInClient(env, 'refund-dead');
+    const checkout = await buy(client, 'headshots');
+    const session = stripe.pay(checkout.session_id);
+    expect(await stripe.deliver(webhookUrl, stripe.event('checkout.session.completed', session))).toBe(200);
+    const [row] = await purchasesOf(client.userId);
+    // As the failure leaves it when every refund try then fails.
+    const error = 'Training failed: no face found. Your payment of $29.00 is being refunded.';
+    await db().update(purchases).set({ status: 'failed', error }).where(eq(purchases.id, row!.id));
+    const errors: unknown[][] = [];
+    const log = { ...env.container.log, error: (...args: unknown[]) => errors.push(args) };
+    const ctx = { id: 'dead', retryCount: 10, isLastAttempt: true, log: log as typeof env.container.log };
+    const handlers = createJobHandlers(env.container);
+    expect(await handlers['purchase.refund.failed']({ purchaseId: row!.id }, ctx)).toEqual({ alerted: true });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]![0]).toMatchObject({ purchaseId: row!.id, paymentId: row!.paymentId });
+    expect((await purchasesOf(client.userId))[0]).toMatchObject({ status: 'failed', error });
   });
 
   it('a refund made in Stripe marks a shoot refunded; a credit package bought as a product grants credits', async () => {

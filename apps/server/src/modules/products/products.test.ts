@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
-import { describe, expect, it } from 'vitest';
-import { testDb, useTestEnv } from '../../../test/harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { startTestEnv, testDb, useTestEnv } from '../../../test/harness.ts';
 import { balanceOf, signedInClient, type Client } from '../../../test/support/api.ts';
 import { creditLedger, payments, purchases } from '../../db/schema/index.ts';
 import { BUILT_IN_SHOOTS } from './product-catalogue.ts';
-import { checkTrainers } from './products.service.ts';
+import { checkShootRatios, checkTrainers } from './products.service.ts';
 import { createPhotoSet, deliverImages, recordingPipeline } from './products.test-helpers.ts';
 
 describe(`buying products (credits and the development checkout) on ${testDb}`, () => {
@@ -89,6 +89,28 @@ describe(`buying products (credits and the development checkout) on ${testDb}`, 
     expect(() =>
       checkTrainers([{ ...shoot, shoot: { ...shoot.shoot, trainer: t2i } }], env.config.models),
     ).toThrow();
+  });
+
+  it("refuses at start-up a shoot prompt's aspect ratio its trainer's base model cannot make", async () => {
+    const built = BUILT_IN_SHOOTS[0]!;
+    const odd = {
+      ...built,
+      shoot: { ...built.shoot, prompts: [{ prompt: '{trigger} on a beach', count: 1, aspectRatio: '7:3' }] },
+    };
+    const { models, providers } = env.config;
+    expect(() => checkShootRatios(BUILT_IN_SHOOTS, models, providers.trainer)).not.toThrow();
+    // The default vendor's trainer, and a named one.
+    expect(() => checkShootRatios([odd], models, providers.trainer)).toThrow(
+      /PRODUCTS_JSON \/ PRODUCTS_FILE: product "headshots" asks for aspect ratio "7:3"/,
+    );
+    const trainer = models.find((m) => m.capability === 'train')!.id;
+    expect(() =>
+      checkShootRatios([{ ...odd, shoot: { ...odd.shoot, trainer } }], models, providers.trainer),
+    ).toThrow(/7:3/);
+    // The server itself does not start with such a product.
+    await expect(
+      startTestEnv({ workers: false, env: { PRODUCTS_JSON: JSON.stringify([odd]) } }),
+    ).rejects.toThrow(/PRODUCTS_JSON.*7:3/);
   });
 
   it('buys a photo shoot with credits: one charge, the pipeline started once; too few credits stores nothing', async () => {
@@ -248,6 +270,68 @@ describe(`buying products (credits and the development checkout) on ${testDb}`, 
     const [row] = await purchasesOf(client.userId);
     expect(row!.status).toBe('cancelled');
     expect((await client.call('GET', '/api/myproducts')).json()).toEqual([]);
+  });
+
+  it('an abandoned checkout neither hides its photo set nor outlives its expired payment', async () => {
+    const client = await signedInClient(env, 'abandon');
+    const setId = await createPhotoSet(env, client.userId, 5);
+    const pendingSets = async () =>
+      (
+        (await client.call('GET', '/api/onboarding/pending_image_sets')).json().sets as Array<{ id: string }>
+      ).map((s) => s.id);
+    const res = await client.call('POST', '/api/products/headshots/buy', {
+      pay_with: 'money',
+      set_id: setId,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [pending] = await purchasesOf(client.userId);
+    expect(pending!.status).toBe('pending_payment');
+    // Not paid (yet, or ever): the set is still the person's to use.
+    expect(await pendingSets()).toEqual([setId]);
+
+    // The development checkout expires lazily; its purchase is cancelled with it.
+    await db()
+      .update(payments)
+      .set({ createdAt: new Date(Date.now() - 7 * 24 * 3600 * 1000) })
+      .where(eq(payments.id, pending!.paymentId!));
+    const sessionId = res.json().checkout.session_id as string;
+    expect((await client.call('GET', `/api/dev/checkout/${sessionId}`)).statusCode).toBe(200);
+    const [payment] = await db().select().from(payments).where(eq(payments.id, pending!.paymentId!));
+    expect(payment!.status).toBe('expired');
+    expect((await purchasesOf(client.userId))[0]!.status).toBe('cancelled');
+    expect(await pendingSets()).toEqual([setId]);
+    // Paying the expired checkout now is refused and starts nothing.
+    const late = await client.call('POST', `/api/dev/checkout/${sessionId}/complete`);
+    expect(late.statusCode).toBeGreaterThanOrEqual(400);
+    expect(startsOf(pending!.id)).toBe(0);
+  });
+
+  it("after the commit that starts a shoot, wakes the queue and tells the buyer's progress streams", async () => {
+    const client = await signedInClient(env, 'wake');
+    const setId = await createPhotoSet(env, client.userId, 5);
+    const { jobs } = env.container.services;
+    const wake = vi.spyOn(jobs.service, 'wake');
+    let heard = 0;
+    const stop = jobs.bus.subscribe(client.userId, () => (heard += 1));
+    try {
+      const bought = await client.call('POST', '/api/products/headshots/buy', {
+        pay_with: 'credits',
+        set_id: setId,
+      });
+      expect(bought.statusCode, bought.body).toBe(201);
+      expect([wake.mock.calls.length, heard]).toEqual([1, 1]);
+
+      // Paid by the development checkout (the webhook path), photos added afterwards.
+      await payDev(client, 'headshots');
+      expect([wake.mock.calls.length, heard]).toEqual([2, 2]);
+      const waiting = (await purchasesOf(client.userId)).find((p) => p.status === 'waiting_for_photos')!;
+      const attached = await client.call('POST', `/api/myproducts/${waiting.id}/photos`, { set_id: setId });
+      expect(attached.statusCode, attached.body).toBe(200);
+      expect([wake.mock.calls.length, heard]).toEqual([3, 3]);
+    } finally {
+      stop();
+      wake.mockRestore();
+    }
   });
 
   it('a credit package bought as a product grants its credits and is listed as ready', async () => {

@@ -18,6 +18,13 @@ export interface ShootPipeline {
   start(tx: DbOrTx, purchase: PurchaseRow): Promise<void>;
 }
 
+/**
+ * Called once the transaction that called `start` has committed (never inside it): wakes the queue so
+ * a training queued there starts now rather than at the next poll, and tells the buyer's progress
+ * streams, which would otherwise read the state from before the commit.
+ */
+export type ShootStarted = (userId: string) => void;
+
 /** Gives back what a failed purchase cost, exactly once, and says so. */
 export interface PurchaseRefunds {
   /**

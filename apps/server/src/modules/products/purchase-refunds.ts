@@ -1,4 +1,5 @@
 import type { Database, DbOrTx, Tx } from '../../db/client.ts';
+import type { Logger } from '../../logger.ts';
 import type { JobQueue } from '../../queue/queue.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
 import * as paymentsRepo from '../payments/payments.repository.ts';
@@ -6,11 +7,14 @@ import type { PaymentsService } from '../payments/payments.service.ts';
 import type { PurchaseRefunds } from './purchase-pipeline.ts';
 import * as repo from './purchases.repository.ts';
 
-/** `$29.00`: an amount in minor units, as people read it. */
+/**
+ * `$29.00`: an amount in the currency's minor units, as people read it. The divisor is the currency's
+ * own (100 for usd, 1 for jpy, 1000 for kwd), so a zero-decimal price is not shown 100× too small.
+ */
 export function formatMoney(amountCents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-    amountCents / 100,
-  );
+  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(amountCents / 10 ** digits);
 }
 
 /** The ledger reference of a purchase paid with credits. */
@@ -52,20 +56,35 @@ export class PurchaseRefundsService implements PurchaseRefunds {
       // The payment row is gone (its person deleted): nothing to give back.
       return true;
     }
-    const error = `${sentence(reason)} Your payment of ${formatMoney(payment.amountCents, payment.currency)} was refunded.`;
+    const paid = `${sentence(reason)} Your payment of ${formatMoney(payment.amountCents, payment.currency)}`;
     if (this.deps.payments.mode === 'development') {
       await this.deps.payments.markRefunded(tx, payment);
-      await repo.setOutcome(tx, purchase.id, { status: 'refunded', error });
+      await repo.setOutcome(tx, purchase.id, { status: 'refunded', error: `${paid} was refunded.` });
       return true;
     }
-    // Stays `failed` until the refund job has Stripe's answer, then becomes `refunded`.
-    await repo.setOutcome(tx, purchase.id, { status: 'failed', error });
+    // Stays `failed` until the refund job has Stripe's answer, then becomes `refunded` and its words
+    // change to "was refunded" (repo.markRefundedByPayment), never claiming a refund not yet made.
+    await repo.setOutcome(tx, purchase.id, { status: 'failed', error: `${paid} ${repo.BEING_REFUNDED}` });
     await this.deps.queue.send(
       'purchase.refund',
       { purchaseId: purchase.id },
       { tx: tx as Tx, singletonKey: `purchase-refund:${purchase.id}` },
     );
     return true;
+  }
+
+  /**
+   * The dead letter of `purchase.refund`: Stripe refused every try. The purchase stays `failed`, still
+   * saying its payment is being refunded; an operator must refund it by hand, so this is an error.
+   */
+  async gaveUp(purchaseId: string, log: Logger): Promise<{ alerted: boolean }> {
+    const purchase = await repo.findPurchase(this.deps.db, purchaseId);
+    if (!purchase || purchase.status === 'refunded') return { alerted: false };
+    log.error(
+      { purchaseId, paymentId: purchase.paymentId },
+      'purchase refund failed after every retry: refund this payment by hand in Stripe',
+    );
+    return { alerted: true };
   }
 
   /** The `purchase.refund` job: refunds the purchase's payment at Stripe, then marks it refunded. */

@@ -73,12 +73,18 @@ export async function cancelIfPending(db: DbOrTx, paymentId: string): Promise<vo
     .where(and(eq(purchases.paymentId, paymentId), eq(purchases.status, 'pending_payment')));
 }
 
+/** The end of a failed purchase's message while its payment is being refunded, and once it was. */
+export const BEING_REFUNDED = 'is being refunded.';
+const WAS_REFUNDED = 'was refunded.';
+
 /** The payment of a purchase went back in full: the purchase is refunded (kept as the first time). */
 export async function markRefundedByPayment(db: DbOrTx, paymentId: string): Promise<void> {
   await db
     .update(purchases)
     .set({
       status: 'refunded',
+      // A failed shoot's "is being refunded." (purchase-refunds.ts) now says it was.
+      error: sql`replace(${purchases.error}, ${BEING_REFUNDED}, ${WAS_REFUNDED})`,
       refundedAt: sql`coalesce(${purchases.refundedAt}, now())`,
       updatedAt: sql`now()`,
     })

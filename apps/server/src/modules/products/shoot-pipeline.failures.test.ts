@@ -5,6 +5,8 @@ import { ProviderError, type TextToImageProvider } from '../../adapters/provider
 import type { TrainerProvider } from '../../adapters/providers/trainer.ts';
 import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { eventually, useSignedIn } from '../../../test/support/api.ts';
+import { createJobHandlers } from '../../queue/handlers.ts';
+import { queueJobTypes } from '../../queue/registry.ts';
 import { trainedStyles } from '../training/personal-models.ts';
 import { uploadTrainingSet } from '../training/training.test-helpers.ts';
 import {
@@ -72,6 +74,7 @@ describe(
       },
     }));
     const alice = useSignedIn(env, 'alice');
+    const bob = useSignedIn(env, 'bob');
 
     it('a training the trainer refuses: failed, refunded once, no generation, no email', async () => {
       mode.trainer = 'fail';
@@ -115,6 +118,85 @@ describe(
       expect((await purchaseRow(env, bought.id)).deliveredAt).toBeNull();
       expect(readyEmails(env, alice.email)).toHaveLength(0);
       mode.generation = 'ok';
+    });
+
+    it("a shoot's stage job cannot be cancelled on its own (no refund while keeping the model)", async () => {
+      mode.trainer = 'hold';
+      const set = await uploadTrainingSet(env, alice, 5);
+      const bought = await buyShoot(env, alice, { setId: set.id });
+      const training = await eventually(async () => {
+        const [job] = await purchaseJobs(env, bought.id);
+        return job?.status === 'running' ? job : undefined;
+      });
+      const progress = (await alice.call('GET', '/api/progress')).json() as {
+        jobs: Array<{ id: string; purchase_id: string | null }>;
+      };
+      expect(progress.jobs.find((j) => j.id === training.id)?.purchase_id).toBe(bought.id);
+      const refused = await alice.call('DELETE', `/api/jobs/${training.id}`);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().detail).toBe(
+        'This job is part of your photo shoot "Tiny shoot"; it cannot be cancelled on its own.',
+      );
+      // Someone else's: as good as missing.
+      expect((await bob.call('DELETE', `/api/jobs/${training.id}`)).statusCode).toBe(404);
+      const [still] = await purchaseJobs(env, bought.id);
+      expect(still!.status).toBe('running');
+      expect((await purchaseRow(env, bought.id)).status).toBe('training');
+      expect(await purchaseCharges(env, alice, bought.id)).toEqual([-30]);
+      // Deleting the model it trains still stops it (nothing is kept), and then the shoot is refunded.
+      const modelId = (await purchaseRow(env, bought.id)).trainedModelId!;
+      expect((await alice.call('DELETE', `/api/my_models/${modelId}`)).statusCode).toBe(200);
+      await waitForPurchase(env, bought.id, 'refunded');
+      mode.trainer = 'ok';
+    });
+
+    it('a stage job given up by the queue (dead letter) claims no refund of its own; the shoot is refunded', async () => {
+      mode.trainer = 'hold';
+      const set = await uploadTrainingSet(env, alice, 5);
+      const bought = await buyShoot(env, alice, { setId: set.id });
+      const training = await eventually(async () => {
+        const [job] = await purchaseJobs(env, bought.id);
+        return job?.status === 'running' ? job : undefined;
+      });
+      expect(await env.container.services.jobs.worker.abandon(training.id)).toEqual({ ended: true });
+      const [job] = await purchaseJobs(env, bought.id);
+      expect(job).toMatchObject({
+        status: 'failed',
+        error: 'The provider did not finish this job after several tries.',
+        refundedAt: null,
+      });
+      const failed = await waitForPurchase(env, bought.id, 'refunded');
+      expect(failed.error).toBe('Training failed: The provider did not finish this job after several tries.');
+      expect(await purchaseCharges(env, alice, bought.id)).toEqual([-30, 30]);
+      mode.trainer = 'ok';
+    });
+
+    it('purchase.advance given up for good (its dead letter) fails and refunds the shoot once', async () => {
+      const advance = queueJobTypes['purchase.advance'].options;
+      expect(advance.deadLetter).toBe('purchase.abandoned');
+      const handlers = createJobHandlers(env.container);
+      mode.trainer = 'hold';
+      const set = await uploadTrainingSet(env, alice, 5);
+      const bought = await buyShoot(env, alice, { setId: set.id });
+      await eventually(async () => {
+        const [job] = await purchaseJobs(env, bought.id);
+        return job?.status === 'running' ? job : undefined;
+      });
+      const before = refunds.calls.length;
+      const ctx = { id: 'dead', retryCount: 0, isLastAttempt: false, log: env.container.log };
+      await handlers['purchase.abandoned']({ purchaseId: bought.id }, ctx);
+      const failed = await purchaseRow(env, bought.id);
+      expect(failed).toMatchObject({ status: 'refunded', error: 'We could not finish your photo shoot.' });
+      expect(await purchaseCharges(env, alice, bought.id)).toEqual([-30, 30]);
+      // Its training is stopped; a second dead letter changes nothing.
+      const [job] = await purchaseJobs(env, bought.id);
+      expect(job!.status).toBe('cancelled');
+      expect(await handlers['purchase.abandoned']({ purchaseId: bought.id }, ctx)).toEqual({
+        skipped: 'refunded',
+      });
+      expect(refunds.calls.length - before).toBe(1);
+      expect(await purchaseCharges(env, alice, bought.id)).toEqual([-30, 30]);
+      mode.trainer = 'ok';
     });
 
     it('deleting the model while it trains cancels the training, fails the purchase and refunds it', async () => {

@@ -116,7 +116,7 @@ export class ShootPipelineService implements ShootPipeline {
       { tx: tx as Tx },
     );
     await repo.movePurchase(tx, purchase.id, STARTABLE, { status: 'training', trainedModelId: row.id });
-    // The job starts at the queue's next poll, after the caller's commit.
+    // The caller wakes the queue after its commit (ShootStarted), so the job starts then.
     bus.changed(purchase.userId);
   }
 
@@ -151,6 +151,18 @@ export class ShootPipelineService implements ShootPipeline {
     if (!delivered) return { skipped: 'moved on elsewhere' };
     this.deps.bus.changed(purchase.userId);
     return this.notify(delivered);
+  }
+
+  /**
+   * The dead letter of `purchase.advance`: every try failed, so the purchase would stay training or
+   * generating forever. Fails and refunds it once and stops its jobs; one that moved on is left alone.
+   */
+  async abandon(purchaseId: string) {
+    const purchase = await repo.findPurchase(this.deps.db, purchaseId);
+    if (!purchase || (purchase.status !== 'training' && purchase.status !== 'generating')) {
+      return { skipped: purchase?.status ?? 'missing' };
+    }
+    return this.fail(purchase, 'We could not finish your photo shoot.');
   }
 
   /** Training finished: one text-to-image job per prompt (split by the model's limit), at no cost. */

@@ -222,7 +222,8 @@ export class TrainingService {
     if (!row) throw notFound('This model');
     if (row.status === 'training' && row.jobId) {
       // Already ended meanwhile (CONFLICT): nothing left to cancel.
-      await jobs.cancel(userId, row.jobId).catch((err: unknown) => {
+      // A photo shoot's training may be stopped this way: the model it would deliver is going.
+      await jobs.cancel(userId, row.jobId, { stage: true }).catch((err: unknown) => {
         if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
       });
     }

@@ -11,7 +11,7 @@ export type JobState = Pick<
   JobView,
   'id' | 'status' | 'percent' | 'message' | 'queue_position' | 'error' | 'refunded' | 'cost' | 'image_ids'
 > &
-  Partial<Pick<JobView, 'num_images'>>;
+  Partial<Pick<JobView, 'num_images' | 'purchase_id'>>;
 
 const statusTone: Record<JobView['status'], string> = {
   queued: 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300',
@@ -153,8 +153,10 @@ export function JobStatus({
       {statusText}
     </span>
   );
+  // A photo shoot's stage is not cancelled on its own (the server refuses it too).
   const cancelButton =
     active &&
+    !job.purchase_id &&
     (look === 'card' ? (
       <Button
         look="icon"

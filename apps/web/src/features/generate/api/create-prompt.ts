@@ -30,6 +30,7 @@ export function useCreatePrompt({ onAccepted }: { onAccepted?: (accepted: Accept
           error: null,
           image_ids: [],
           num_images: request.num_images ?? 1,
+          purchase_id: null,
           created_at: new Date().toISOString(),
           started_at: null,
           finished_at: null,
