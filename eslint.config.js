@@ -149,6 +149,13 @@ export default tseslint.config(
     },
   },
   {
+    // Tables that point at each other (a job of a purchase, a purchase's trained model, that model's
+    // training job) import each other: drizzle reads references lazily (`() => table.id`, typed
+    // AnyPgColumn), so the cycle is settled at first use, never at import. Cycles elsewhere stay errors.
+    files: [`${server}/db/schema/*.ts`],
+    rules: { 'import-x/no-cycle': 'off' },
+  },
+  {
     files: [`${server}/**/*.ts`],
     ignores: [
       `${server}/**/*.repository.ts`,

@@ -4,7 +4,7 @@ import { cachedJson } from '../../http/json-text.ts';
 import { route } from '../../http/route.ts';
 import { toDownloadCountView } from './images.mapper.ts';
 import type { ImagesService, ListQuery, Viewer } from './images.service.ts';
-import type { PublicCounters } from '../jobs/jobs.repository.ts';
+import type { PublicCounters } from '../jobs/jobs.module.ts';
 
 /** The gallery and public examples (docs/spec/SPEC.md §7). Handlers only map the wire to the service. */
 export function imagesRoutes(

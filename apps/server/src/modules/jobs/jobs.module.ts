@@ -3,6 +3,8 @@ import type { Database } from '../../db/client.ts';
 import type { JobQueue } from '../../queue/queue.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
 import { countPublic, type PublicCounters } from './jobs.repository.ts';
+
+export type { PublicCounters } from './jobs.repository.ts';
 import { JobsService } from './jobs.service.ts';
 import { JobWorker } from './jobs.worker.ts';
 import { JobKinds, type JobFollower, type JobKind } from './kinds.ts';
