@@ -130,9 +130,15 @@ export const BuyProductRequest = z
       .describe(
         'A photo shoot: the photos to train on (from /api/onboarding/upload_images); may be added later',
       ),
-    expected_price: ProductPrice.optional().describe(
-      'The money price the buyer was shown; a different server price is refused (409) so it can be shown again',
-    ),
+    expected_price: z
+      .object({
+        amount_cents: z.int('amount_cents is a whole number of minor units'),
+        currency: text().regex(/^[a-zA-Z]{3}$/, 'currency is an ISO 4217 code such as usd'),
+      })
+      .optional()
+      .describe(
+        'The money price the buyer was shown; a different server price is refused (409) so it can be shown again',
+      ),
     expected_credits: z.int().optional().describe('The credit price the buyer was shown (same rule)'),
     success_url: safeUrl()
       .optional()

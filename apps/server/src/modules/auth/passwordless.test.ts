@@ -396,6 +396,7 @@ describe(`passwordless on ${testDb}`, () => {
       id: s.userId,
       email: address,
       is_operator: false,
+      onboarded: false,
     });
     expect(authOf(env).mailbox).toBeDefined();
   });

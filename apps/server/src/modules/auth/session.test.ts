@@ -88,7 +88,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
 
     const me = await getUser(env.app, first.accessToken);
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ id: first.userId, email: address, is_operator: false });
+    expect(me.json()).toEqual({ id: first.userId, email: address, is_operator: false, onboarded: false });
 
     const again = await signIn(env, address);
     expect(again.body.createdNewRecipeUser).toBe(false);

@@ -113,6 +113,7 @@ describe(`third-party providers beyond Google (GitHub through arctic, GitLab thr
       id: result.user.id,
       email: 'octo@example.test',
       is_operator: false,
+      onboarded: false,
     });
     // The token request used HTTP Basic client credentials and the PKCE verifier; the API calls a User-Agent.
     const token = github.state.requests.find((r) => r.path === '/login/oauth/access_token')!;

@@ -114,6 +114,7 @@ describe(`third-party sign-in (Google through a local OpenID provider) on ${test
       id: result.user.id,
       email: 'gina@example.test',
       is_operator: false,
+      onboarded: false,
     });
     expect(decodeFrontToken(String(res.headers['front-token'])).up['st-mfa']).toMatchObject({
       c: { thirdparty: expect.any(Number) },
