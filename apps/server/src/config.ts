@@ -190,6 +190,20 @@ export const EnvSchema = z
     WEBHOOK_BASE_URL: z.url().optional(),
     ADMIN_EMAILS: csv.default([]),
     WELCOME_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(50),
+    // The referral programme (modules/referrals).
+    /** Credits the referrer gets when a person they referred makes a first payment. */
+    REFERRAL_REWARD_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(100),
+    /** Credits the referred person gets with that first payment. */
+    REFERRAL_WELCOME_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(50),
+    /** A person may be bound to a referrer only within this many days of signing up. */
+    REFERRAL_BIND_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+    /** Rewarded referrals per referrer per calendar month (UTC); more still bind but earn nothing. */
+    REFERRAL_MONTHLY_CAP: z.coerce.number().int().min(0).max(10_000).default(20),
+    /** A referrer's account must be this old (hours) when a referral completes to earn its reward. */
+    REFERRAL_MIN_REFERRER_AGE_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
+    /** Tracking calls per person per minute, and code validations per address per minute. */
+    REFERRAL_TRACK_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+    REFERRAL_VALIDATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
     // Uploads and image tools (modules/uploads, modules/tools).
     /** Largest accepted upload, in bytes (each file of a multipart form). */
     UPLOAD_MAX_BYTES: z.coerce
@@ -408,6 +422,16 @@ export interface Config {
    * by the credit packages. The first is the onboarding product.
    */
   products: readonly Product[];
+  /** The referral programme (modules/referrals). */
+  referrals: {
+    rewardCredits: number;
+    welcomeCredits: number;
+    bindWindowDays: number;
+    monthlyCap: number;
+    minReferrerAgeHours: number;
+    trackPerMinute: number;
+    validatePerMinute: number;
+  };
   /** Credit packages (the products of kind "credits") and Stripe (modules/payments). */
   payments: PaymentsConfig;
   generation: {
@@ -926,6 +950,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     },
     models: loadCatalogue({ json: env.MODELS_JSON, file: env.MODELS_FILE }),
     products,
+    referrals: {
+      rewardCredits: env.REFERRAL_REWARD_CREDITS,
+      welcomeCredits: env.REFERRAL_WELCOME_CREDITS,
+      bindWindowDays: env.REFERRAL_BIND_WINDOW_DAYS,
+      monthlyCap: env.REFERRAL_MONTHLY_CAP,
+      minReferrerAgeHours: env.REFERRAL_MIN_REFERRER_AGE_HOURS,
+      trackPerMinute: env.REFERRAL_TRACK_PER_MINUTE,
+      validatePerMinute: env.REFERRAL_VALIDATE_PER_MINUTE,
+    },
     payments: {
       packages: products.filter((p) => p.kind === 'credits').map(toCreditPackage),
       checkoutExpirySeconds: env.CHECKOUT_EXPIRY_SECONDS,

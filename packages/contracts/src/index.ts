@@ -22,3 +22,4 @@ export * from './pricing.ts';
 export * from './training.ts';
 export * from './products.ts';
 export * from './onboarding.ts';
+export * from './referrals.ts';

@@ -59,6 +59,16 @@ import {
 } from './tools.ts';
 import { toolRunsContract } from './tool-runs.ts';
 import {
+  createReferralCodeContract,
+  deleteReferralCodeContract,
+  referralCompletionContract,
+  referralStatsContract,
+  referralsListContract,
+  toggleReferralCodeContract,
+  trackReferralContract,
+  validateReferralContract,
+} from './referrals.ts';
+import {
   attachPhotosContract,
   buyProductContract,
   downloadPurchaseContract,
@@ -180,4 +190,12 @@ export const contracts = {
   skipOnboarding: skipOnboardingContract,
   uploadOnboardingImages: uploadOnboardingImagesContract,
   pendingImageSets: pendingImageSetsContract,
+  referralStats: referralStatsContract,
+  referralsList: referralsListContract,
+  createReferralCode: createReferralCodeContract,
+  toggleReferralCode: toggleReferralCodeContract,
+  deleteReferralCode: deleteReferralCodeContract,
+  trackReferral: trackReferralContract,
+  validateReferral: validateReferralContract,
+  referralCompletion: referralCompletionContract,
 } satisfies Record<string, Contract>;

@@ -18,3 +18,4 @@ export * from './reviews.ts';
 export * from './videos.ts';
 export * from './training.ts';
 export * from './purchases.ts';
+export * from './referrals.ts';
