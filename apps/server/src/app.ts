@@ -21,6 +21,7 @@ import { videosRoutes } from './modules/videos/videos.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { trainingSetsRoutes } from './modules/training-sets/training-sets.routes.ts';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes.ts';
+import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
@@ -159,6 +160,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await paymentsRoutes(app, container.services.payments);
   reviewsRoutes(app, container.services.reviews);
   productsRoutes(app, container.services.products.service);
+  referralsRoutes(app, container.services.referrals);
 
   await registerWebApp(app, config.webDistDir);
   return app;

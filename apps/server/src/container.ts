@@ -56,6 +56,7 @@ import { createAnalytics, type Analytics } from './modules/analytics/analytics.t
 import { ExampleSeeder, loadExampleSpecs } from './modules/examples/examples.seeder.ts';
 import type { PurchaseRefunds } from './modules/products/purchase-pipeline.ts';
 import { purchaseFollower, ShootPipelineService } from './modules/products/shoot-pipeline.ts';
+import { ReferralsService } from './modules/referrals/referrals.service.ts';
 
 /** The composition root: every adapter and service, wired explicitly, built once per process. */
 export interface Container {
@@ -108,6 +109,8 @@ export interface Container {
     onboarding: OnboardingService;
     /** Products on sale, what people bought, refunds, and delivering a paid photo shoot (modules/products). */
     products: { service: ProductsService; refunds: PurchaseRefundsService; pipeline: ShootPipelineService };
+    /** The referral programme's codes, bindings and numbers (modules/referrals). */
+    referrals: ReferralsService;
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -379,6 +382,12 @@ export async function createContainer(
     tools,
     trainingSets,
     onboarding: new OnboardingService(database.db, trainingSets),
+    referrals: new ReferralsService({
+      db: database.db,
+      settings: config.referrals,
+      webUrl: config.auth.webUrl,
+      addressSecret: fileUrlSecret,
+    }),
     webhooks: { fal: createFalWebhookVerifier(config), replicate: createReplicateWebhookVerifier(config) },
   };
 

@@ -117,6 +117,25 @@ export async function registerLimits(
   return kind;
 }
 
+/**
+ * A per-minute budget of a route's own (the referral programme's track and validate), counted in the
+ * same store as every other limit: a hook for the route's preValidation that answers 429 once over.
+ * Registered after `registerLimits`; `key` names who is counted (an address, a person).
+ */
+export function perMinuteBudget(
+  app: FastifyInstance,
+  name: string,
+  max: number,
+  key: (request: FastifyRequest) => string,
+) {
+  const limiter = app.createRateLimit({
+    max,
+    timeWindow: MINUTE_MS,
+    keyGenerator: (request) => `${name}:${key(request)}`,
+  });
+  return enforce(limiter);
+}
+
 async function fastifyRateLimitWith(
   app: FastifyInstance,
   options: Pick<Parameters<typeof fastifyRateLimit>[1], 'redis' | 'nameSpace' | 'store'>,

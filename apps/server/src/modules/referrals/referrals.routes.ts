@@ -1,0 +1,130 @@
+import { normalizeIP } from '@fastify/rate-limit';
+import { contracts } from '@lumina/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { route } from '../../http/route.ts';
+import { perMinuteBudget } from '../limits/limits.plugin.ts';
+import { toCodeView, toReferralView } from './referrals.mapper.ts';
+import type { ReferralsService } from './referrals.service.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
+/** An IPv6 client usually holds a whole /64: one address, as the other limits count it. */
+const clientAddress = (request: FastifyRequest) => normalizeIP(request.ip, 64);
+
+export function referralsRoutes(app: FastifyInstance, referrals: ReferralsService): void {
+  const auth = { preHandler: app.requireUser };
+  const link = (code: string) => referrals.link(code);
+  const { settings } = referrals;
+
+  route(
+    app,
+    contracts.referralStats,
+    async ({ user }) => {
+      const stats = await referrals.stats(user.id);
+      const codes = stats.codes.map((c) => toCodeView(c, link));
+      const total = (key: 'visits' | 'signups' | 'completed' | 'credits_earned') =>
+        codes.reduce((sum, c) => sum + c[key], 0);
+      return {
+        visits: total('visits'),
+        signups: total('signups'),
+        completed: total('completed'),
+        credits_earned: total('credits_earned'),
+        reward_credits: settings.rewardCredits,
+        welcome_credits: settings.welcomeCredits,
+        monthly_cap: settings.monthlyCap,
+        rewarded_this_month: stats.rewardedThisMonth,
+        codes,
+      };
+    },
+    auth,
+  );
+
+  route(
+    app,
+    contracts.referralsList,
+    async ({ user }) => ({ referrals: (await referrals.referred(user.id)).map(toReferralView) }),
+    auth,
+  );
+
+  route(
+    app,
+    contracts.createReferralCode,
+    async ({ user, body }) => {
+      const row = await referrals.create(user.id, {
+        code: body.code || undefined,
+        expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+      });
+      return toCodeView({ row }, link);
+    },
+    auth,
+  );
+
+  route(
+    app,
+    contracts.toggleReferralCode,
+    async ({ user, params }) => toCodeView({ row: await referrals.toggle(user.id, params.code) }, link),
+    auth,
+  );
+
+  route(
+    app,
+    contracts.deleteReferralCode,
+    async ({ user, params }) => {
+      await referrals.remove(user.id, params.code);
+      return { deleted: true as const };
+    },
+    auth,
+  );
+
+  // Per person, on top of the write limits every POST has: a loop of tracking calls meets 429s.
+  const trackBudget = perMinuteBudget(app, 'referral-track', settings.trackPerMinute, (r) => r.user.id);
+  route(
+    app,
+    contracts.trackReferral,
+    async ({ user, query, ip }) => {
+      const { referrerName } = await referrals.track(user.id, query.referral_code, normalizeIP(ip, 64));
+      return { referrer_name: referrerName, welcome_credits: settings.welcomeCredits };
+    },
+    { preHandler: [app.requireUser, trackBudget] },
+  );
+
+  // Per address (it is public); a link visit counts at most once per address per code per hour,
+  // counted in the rate-limit store so every API process agrees.
+  const validateBudget = perMinuteBudget(app, 'referral-validate', settings.validatePerMinute, clientAddress);
+  const visitOnce = app.createRateLimit({
+    max: 1,
+    timeWindow: HOUR_MS,
+    keyGenerator: (request) =>
+      `referral-visit:${(request.params as { code: string }).code.toLowerCase()}:${referrals.hashAddress(clientAddress(request))}`,
+  });
+  route(
+    app,
+    contracts.validateReferral,
+    async (request) => {
+      const result = await referrals.validate(request.params.code);
+      const welcome = settings.welcomeCredits;
+      if (!result.valid)
+        return { valid: false, reason: result.reason, referrer_name: null, welcome_credits: welcome };
+      const visit = await visitOnce(request);
+      if (visit.isAllowed || !visit.isExceeded) await referrals.countVisit(result.codeId);
+      return { valid: true, reason: null, referrer_name: result.referrerName, welcome_credits: welcome };
+    },
+    { preHandler: validateBudget },
+  );
+
+  route(
+    app,
+    contracts.referralCompletion,
+    async ({ user, params }) => {
+      const referral = await referrals.completion(user.id, params.code);
+      const completed = referral?.status === 'completed' || referral?.status === 'unrewarded';
+      return {
+        bound: Boolean(referral),
+        status: (referral?.status ?? null) as 'joined' | 'completed' | 'clawed_back' | 'unrewarded' | null,
+        completed,
+        completed_at: referral?.completedAt?.toISOString() ?? null,
+        welcome_credits: referral?.welcomeReward ?? 0,
+      };
+    },
+    auth,
+  );
+}
