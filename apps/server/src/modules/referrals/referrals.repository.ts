@@ -152,6 +152,11 @@ export function listReferrals(db: DbOrTx, referrerId: string) {
     .orderBy(desc(referrals.boundAt), desc(referrals.id));
 }
 
+/** Holds the person's row until the transaction ends: their code count is checked and changed by one at a time. */
+export async function lockUser(db: DbOrTx, userId: string): Promise<void> {
+  await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+}
+
 /** When the person signed up (the binding window counts from it). */
 export async function findUser(db: DbOrTx, userId: string) {
   const [row] = await db

@@ -17,6 +17,7 @@ import {
   insertReferralOnce,
   listCodes,
   listReferrals,
+  lockUser,
   updateCode,
 } from './referrals.repository.ts';
 import { ALREADY_REFERRED } from '@lumina/contracts';
@@ -103,24 +104,23 @@ export class ReferralsService {
       throw refused('expires_at must be in the future.');
     }
     await this.defaultCode(userId);
-    if ((await countLiveCodes(this.deps.db, userId)) >= MAX_CODES) {
-      throw refused(`You can have at most ${MAX_CODES} codes. Delete one to make another.`);
-    }
-    if (input.code) {
-      const row = await insertCode(this.deps.db, { userId, code: input.code, isDefault: false, expiresAt });
-      if (!row) throw new AppError('CONFLICT', 'That code is taken.');
-      return row;
-    }
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const row = await insertCode(this.deps.db, {
-        userId,
-        code: generateCode(),
-        isDefault: false,
-        expiresAt,
-      });
-      if (row) return row;
-    }
-    throw new Error('could not generate a free referral code');
+    return this.deps.db.transaction(async (tx) => {
+      // Two creates at once must not both pass the count.
+      await lockUser(tx, userId);
+      if ((await countLiveCodes(tx, userId)) >= MAX_CODES) {
+        throw refused(`You can have at most ${MAX_CODES} codes. Delete one to make another.`);
+      }
+      if (input.code) {
+        const row = await insertCode(tx, { userId, code: input.code, isDefault: false, expiresAt });
+        if (!row) throw new AppError('CONFLICT', 'That code is taken.');
+        return row;
+      }
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const row = await insertCode(tx, { userId, code: generateCode(), isDefault: false, expiresAt });
+        if (row) return row;
+      }
+      throw new Error('could not generate a free referral code');
+    });
   }
 
   async toggle(userId: string, code: string): Promise<ReferralCodeRow> {

@@ -143,6 +143,17 @@ describe('referrals: codes, tracking, validation, stats', () => {
       expect((await alice.call('POST', '/api/referrals/referral-codes', {})).statusCode).toBe(201);
     });
 
+    it('holds the cap of 20 when creates race', async () => {
+      const alice = await person(env);
+      await defaultCode(alice);
+      for (let i = 1; i < 18; i++) await alice.call('POST', '/api/referrals/referral-codes', {});
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => alice.call('POST', '/api/referrals/referral-codes', {})),
+      );
+      expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 400, 400, 400, 400]);
+      expect(await codeRows(env, alice.userId)).toHaveLength(20);
+    });
+
     it('toggles and deletes only one’s own codes; the default can only be turned off', async () => {
       const alice = await person(env);
       const bob = await person(env, 'bob');
