@@ -150,6 +150,10 @@ export class ReferralsService {
     if (!found) throw codeNotFound();
     if (await findReferralOf(db, user.id)) throw new AppError('CONFLICT', ALREADY_REFERRED);
     if (found.owner.id === user.id) throw refused('You cannot use your own invitation.');
+    // Two people inviting each other would each earn a reward and a welcome from one pair of payments.
+    if ((await findReferralOf(db, found.owner.id))?.referrerId === user.id) {
+      throw refused('You cannot accept an invitation from someone you invited.');
+    }
     const why = unusable(found.code, new Date());
     if (why) throw refused(why);
     if (Date.now() - user.createdAt.getTime() > settings.bindWindowDays * DAY_MS) {

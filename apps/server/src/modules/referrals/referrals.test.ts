@@ -279,6 +279,17 @@ describe('referrals: codes, tracking, validation, stats', () => {
       expect((await track(newcomer, aliceDefault)).statusCode).toBe(200);
     });
 
+    it('refuses the invitation of someone the caller invited', async () => {
+      const alice = await person(env);
+      const newcomer = await person(env, 'newcomer');
+      expect((await track(newcomer, (await defaultCode(alice)).code)).statusCode).toBe(200);
+      const before = await bindings(env);
+      const back = await track(alice, (await defaultCode(newcomer)).code);
+      expect(back.statusCode).toBe(400);
+      expect(back.json().detail).toBe('You cannot accept an invitation from someone you invited.');
+      expect(await bindings(env)).toEqual(before);
+    });
+
     it('binds once when two tracks of the same person race', async () => {
       const alice = await person(env);
       const bob = await person(env, 'bob');
