@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
 import { startStripeFake, type StripeFake } from '../../../test/fakes/stripe-server.ts';
 import { eventually, signedInClient, type Client } from '../../../test/support/api.ts';
-import { payments, purchases } from '../../db/schema/index.ts';
+import { payments, purchases, referrals } from '../../db/schema/index.ts';
 import { recordingPipeline } from '../products/products.test-helpers.ts';
 import { bindReferral, entries, expectBalance, referralRow } from './referral-rewards.test-helpers.ts';
 
@@ -144,6 +144,28 @@ describe(`referral rewards through payments with a fake Stripe on ${testDb}`, ()
     await expectBalance(env, withCredits.userId, 0);
   });
 
+  it('two first payments at once complete the referral once, by one of them', async () => {
+    const referrer = await signedInClient(env, 'double-referrer');
+    const referred = await signedInClient(env, 'double-referred');
+    const id = await bindReferral(env, referrer.userId, referred.userId);
+    const sessions = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await referred.call('POST', '/api/credits/purchase', { package_id: 'starter' });
+      sessions.push(stripe.pay(res.json().session_id as string));
+    }
+    const delivered = await Promise.all(
+      sessions.map((s) => stripe.deliver(webhookUrl, stripe.event('checkout.session.completed', s))),
+    );
+    expect(delivered).toEqual([200, 200]);
+    const row = await referralRow(env, id);
+    expect(row.status).toBe('completed');
+    const paid = await db().select().from(payments).where(eq(payments.userId, referred.userId));
+    expect(paid.map((p) => p.id)).toContain(row.paymentId);
+    expect(paid.every((p) => p.status === 'paid')).toBe(true);
+    await expectBalance(env, referrer.userId, 100);
+    await expectBalance(env, referred.userId, 250);
+  });
+
   it('over the monthly cap, or from a referrer too new, completes unrewarded: welcome credits only', async () => {
     const busy = await signedInClient(env, 'busy-referrer');
     const people = [];
@@ -158,6 +180,26 @@ describe(`referral rewards through payments with a fake Stripe on ${testDb}`, ()
     expect(await entries(env, busy.userId, 'referral_reward')).toHaveLength(2);
     await expectBalance(env, busy.userId, 200);
     for (const { person } of people) await expectBalance(env, person.userId, 150);
+
+    // An unrewarded referral refunded takes back the welcome credits only.
+    const third = await referralRow(env, people[2]!.id);
+    const [thirdPayment] = await db().select().from(payments).where(eq(payments.id, third.paymentId!));
+    const refund = stripe.event('charge.refunded', charge(thirdPayment!.stripePaymentIntent!, 500));
+    expect(await stripe.deliver(webhookUrl, refund)).toBe(200);
+    expect(await referralRow(env, people[2]!.id)).toMatchObject({ status: 'clawed_back' });
+    await expectBalance(env, people[2]!.person.userId, 0);
+    await expectBalance(env, busy.userId, 200);
+
+    // The cap is per calendar month: rewards of last month leave room this month.
+    const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 0, 12));
+    for (const p of people.slice(0, 2)) {
+      await db().update(referrals).set({ completedAt: lastMonth }).where(eq(referrals.id, p.id));
+    }
+    const next = await signedInClient(env, 'capped-next');
+    const nextId = await bindReferral(env, busy.userId, next.userId);
+    await buyAndPay(next);
+    expect(await referralRow(env, nextId)).toMatchObject({ status: 'completed', referrerReward: 100 });
+    await expectBalance(env, busy.userId, 300);
 
     const fresh = await signedInClient(env, 'new-referrer');
     const friend = await signedInClient(env, 'new-friend');
