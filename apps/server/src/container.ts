@@ -50,6 +50,7 @@ import { PaymentsService } from './modules/payments/payments.service.ts';
 import { ReviewsService } from './modules/reviews/reviews.service.ts';
 import { ProductsService } from './modules/products/products.service.ts';
 import { PurchasePayments } from './modules/products/purchase-payments.ts';
+import { ReferralRewards } from './modules/referrals/referral-rewards.ts';
 import type { ShootPipeline } from './modules/products/purchase-pipeline.ts';
 import { PurchaseRefundsService } from './modules/products/purchase-refunds.ts';
 import { createAnalytics, type Analytics } from './modules/analytics/analytics.ts';
@@ -316,6 +317,13 @@ export async function createContainer(
     checkoutExpirySeconds: config.payments.checkoutExpirySeconds,
     log,
     analytics,
+    referrals: new ReferralRewards({
+      db: database.db,
+      ledger,
+      gateway,
+      settings: config.referrals,
+      log,
+    }),
   });
   const refunds = new PurchaseRefundsService({ db: database.db, ledger, queue, payments });
   const pipeline = new ShootPipelineService({

@@ -53,9 +53,14 @@ export interface StripeFake {
   customers: Map<string, Record<string, unknown>>;
   /** Refunds made through `POST /v1/refunds`, by id. */
   refunds: Map<string, FakeRefund>;
+  /** The card fingerprint of each paid PaymentIntent's charge (set by `pay`). */
+  fingerprints: Map<string, string>;
   requests: Array<{ method: string; path: string; body: Record<string, unknown>; idempotencyKey?: string }>;
-  /** Marks a session paid (or unpaid for a delayed method) and gives it a payment intent. */
-  pay(sessionId: string, paymentStatus?: 'paid' | 'unpaid'): FakeSession;
+  /**
+   * Marks a session paid (or unpaid for a delayed method) and gives it a payment intent, paid by a card
+   * whose fingerprint is `options.fingerprint` (a new one unless given: the same card twice shares it).
+   */
+  pay(sessionId: string, paymentStatus?: 'paid' | 'unpaid', options?: { fingerprint?: string }): FakeSession;
   /** An event envelope around an object. */
   event(type: string, object: unknown, id?: string): string;
   /** Signs and POSTs an event payload to `webhookUrl`; returns the HTTP status. */
@@ -97,6 +102,7 @@ export async function startStripeFake(): Promise<StripeFake> {
   const sessions = new Map<string, FakeSession>();
   const customers = new Map<string, Record<string, unknown>>();
   const refunds = new Map<string, FakeRefund>();
+  const fingerprints = new Map<string, string>();
   const idempotent = new Map<string, { body: string; status: number; response: unknown }>();
   const requests: StripeFake['requests'] = [];
   let origin = '';
@@ -190,7 +196,8 @@ export async function startStripeFake(): Promise<StripeFake> {
     }
     const intentMatch = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && intentMatch) {
-      // A paid session's PaymentIntent; `expand[]=latest_charge` gives the charge with its receipt.
+      // A paid session's PaymentIntent; `expand[]=latest_charge` gives the charge with its receipt and
+      // the card's fingerprint (payment_method_details.card, as Stripe shows it; no card number).
       const id = decodeURIComponent(intentMatch[1]!);
       const owner = [...sessions.values()].find((s) => s.payment_intent === id);
       if (!owner) return error(res, 404, 'No such payment_intent', { code: 'resource_missing' });
@@ -202,6 +209,16 @@ export async function startStripeFake(): Promise<StripeFake> {
         object: 'charge',
         payment_intent: id,
         receipt_url: `${origin}/receipts/${chargeId}`,
+        payment_method_details: {
+          type: 'card',
+          card: {
+            brand: 'visa',
+            last4: '4242',
+            exp_month: 12,
+            exp_year: 2034,
+            fingerprint: fingerprints.get(id) ?? null,
+          },
+        },
       };
       return send(res, 200, {
         id,
@@ -311,13 +328,17 @@ export async function startStripeFake(): Promise<StripeFake> {
     sessions,
     customers,
     refunds,
+    fingerprints,
     requests,
-    pay(sessionId, paymentStatus = 'paid') {
+    pay(sessionId, paymentStatus = 'paid', options = {}) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no session ${sessionId}`);
       session.status = 'complete';
       session.payment_status = paymentStatus;
       session.payment_intent ??= `pi_${randomBytes(10).toString('hex')}`;
+      if (options.fingerprint || !fingerprints.has(session.payment_intent)) {
+        fingerprints.set(session.payment_intent, options.fingerprint ?? randomBytes(8).toString('hex'));
+      }
       return session;
     },
     event(type, object, id = `evt_${randomBytes(12).toString('hex')}`) {

@@ -44,6 +44,11 @@ export interface PaymentGateway {
   createPortalSession(customerId: string, returnUrl: string): Promise<string>;
   /** The receipt of a paid PaymentIntent's charge, when Stripe gives one. */
   receiptUrl(paymentIntentId: string): Promise<string | null>;
+  /**
+   * The card fingerprint of a paid PaymentIntent's charge (Stripe's, the same for the same card across
+   * accounts), a referral abuse signal; null when there is none (not a card, development checkout).
+   */
+  cardFingerprint(paymentIntentId: string): Promise<string | null>;
   /** Refunds a PaymentIntent in full; the same `idempotencyKey` returns the same refund. */
   refund(paymentIntentId: string, idempotencyKey: string): Promise<void>;
   /** Verifies `Stripe-Signature` over the exact raw body; throws when it does not match. */
@@ -148,6 +153,14 @@ export class StripeGateway implements PaymentGateway {
     return charge && typeof charge === 'object' ? (charge.receipt_url ?? null) : null;
   }
 
+  async cardFingerprint(paymentIntentId: string) {
+    const intent = await this.stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] });
+    const charge = intent.latest_charge;
+    return charge && typeof charge === 'object'
+      ? (charge.payment_method_details?.card?.fingerprint ?? null)
+      : null;
+  }
+
   async refund(paymentIntentId: string, idempotencyKey: string) {
     await this.stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey });
   }
@@ -192,6 +205,11 @@ export class DevelopmentGateway implements PaymentGateway {
 
   async receiptUrl() {
     // No real payment, no receipt.
+    return null;
+  }
+
+  async cardFingerprint() {
+    // No card was used.
     return null;
   }
 

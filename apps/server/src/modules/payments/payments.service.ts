@@ -39,6 +39,17 @@ export interface PaymentPurchases {
   refunded(tx: DbOrTx, payment: PaymentRow): Promise<void>;
 }
 
+/**
+ * The referral programme (modules/referrals), told of a person's payments: `paid` inside the
+ * transaction that pays one (a first payment completes a referral), `reversed` inside the one that
+ * records a refund or dispute (rewards are taken back), `committed` after the paying commit.
+ */
+export interface PaymentReferrals {
+  paid(tx: Tx, payment: PaymentRow): Promise<void>;
+  committed(paid: readonly PaymentRow[]): void;
+  reversed(tx: DbOrTx, payment: PaymentRow): Promise<void>;
+}
+
 export interface PaymentsDeps {
   db: Database;
   ledger: CreditLedger;
@@ -57,6 +68,8 @@ export interface PaymentsDeps {
   now?: () => Date;
   /** The purchases payments pay for (modules/products). */
   purchases?: PaymentPurchases;
+  /** Referral rewards a first payment earns and a reversal takes back (modules/referrals). */
+  referrals?: PaymentReferrals;
 }
 
 /** Whether the billing portal can open for a person, and if not, why (in words for people). */
@@ -259,6 +272,7 @@ export class PaymentsService {
       );
     }
     await this.deps.purchases?.paid(tx, paid);
+    await this.deps.referrals?.paid(tx, paid);
     credited.push(payment);
     return 'credited';
   }
@@ -353,7 +367,10 @@ export class PaymentsService {
   /** Told only after the crediting transaction committed, so a rolled-back credit is never reported. */
   private reportCredited(credited: readonly PaymentRow[]): void {
     for (const payment of credited) this.deps.analytics?.purchaseCompleted(payment);
-    if (credited.length > 0) this.deps.purchases?.committed(credited);
+    if (credited.length > 0) {
+      this.deps.purchases?.committed(credited);
+      this.deps.referrals?.committed(credited);
+    }
   }
 
   private async applyEvent(tx: Tx, event: Stripe.Event, credited: PaymentRow[]): Promise<void> {
@@ -376,6 +393,9 @@ export class PaymentsService {
         return;
       case 'charge.refunded':
         await this.applyRefund(tx, event.data.object);
+        return;
+      case 'charge.dispute.created':
+        await this.applyDispute(tx, event.data.object);
         return;
       default:
         // Acknowledged and ignored.
@@ -410,7 +430,10 @@ export class PaymentsService {
     await this.deps.db.transaction((tx) => this.markRefunded(tx, payment));
   }
 
-  /** Records a full refund of a payment (no credits taken back: the caller refunds a product without any). */
+  /**
+   * Records a full refund of a payment (no credits taken back: the caller refunds a product without
+   * any). Referral rewards the payment earned are taken back.
+   */
   async markRefunded(tx: DbOrTx, payment: PaymentRow): Promise<void> {
     await repo.recordRefund(tx, payment.id, {
       refundedCents: payment.amountCents,
@@ -419,6 +442,22 @@ export class PaymentsService {
       receiptUrl: null,
     });
     await this.deps.purchases?.refunded(tx, payment);
+    await this.deps.referrals?.reversed(tx, payment);
+  }
+
+  /**
+   * A dispute (chargeback) opened on a payment's charge: the referral rewards it earned are taken back
+   * at once. The money itself is settled by the dispute, so the payment row is left as it is.
+   */
+  private async applyDispute(tx: Tx, dispute: Stripe.Dispute): Promise<void> {
+    const intent =
+      typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+    const payment = intent ? await repo.lockByPaymentIntent(tx, intent) : undefined;
+    if (!payment) {
+      this.deps.log.warn({ paymentIntent: intent ?? null }, 'stripe: dispute for no known payment; ignored');
+      return;
+    }
+    await this.deps.referrals?.reversed(tx, payment);
   }
 
   /**
@@ -458,6 +497,8 @@ export class PaymentsService {
       receiptUrl: charge.receipt_url ?? null,
     });
     if (fully) await this.deps.purchases?.refunded(tx, payment);
+    // Any refund, even in part, takes the referral rewards back whole (they are not divisible).
+    if (charge.amount_refunded > 0) await this.deps.referrals?.reversed(tx, payment);
   }
 
   // --- Development checkout (no STRIPE_SECRET_KEY; never in production) ---
