@@ -125,22 +125,6 @@ export function countsPerCode(db: DbOrTx, codeIds: string[]) {
     .groupBy(referrals.codeId);
 }
 
-/** Referrals of the referrer rewarded (a reward granted) since `since`, clawed back or not. */
-export async function countRewardedSince(db: DbOrTx, referrerId: string, since: Date): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(referrals)
-    .where(
-      and(
-        eq(referrals.referrerId, referrerId),
-        isNotNull(referrals.completedAt),
-        gte(referrals.completedAt, since),
-        ne(referrals.referrerReward, 0),
-      ),
-    );
-  return Number(row?.n ?? 0);
-}
-
 /** The people the referrer brought in, newest first, with the code each came through. */
 export function listReferrals(db: DbOrTx, referrerId: string) {
   return db

@@ -6,7 +6,6 @@ import { addressHash, displayName, generateCode, maskEmail } from './referral-na
 import {
   addVisit,
   countLiveCodes,
-  countRewardedSince,
   countsPerCode,
   findCode,
   findDefaultCode,
@@ -20,6 +19,7 @@ import {
   lockUser,
   updateCode,
 } from './referrals.repository.ts';
+import { countRewardedSince } from './referral-rewards.repository.ts';
 import { ALREADY_REFERRED } from '@lumina/contracts';
 
 /** Codes a person may hold at once (deleted ones do not count), their default included. */
