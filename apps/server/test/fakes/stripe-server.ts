@@ -154,43 +154,10 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
   const error = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) =>
     send(res, status, { error: { type: 'invalid_request_error', message, ...extra } });
 
-  const pay: StripeFake['pay'] = (sessionId, paymentStatus = 'paid') => {
-    const session = sessions.get(sessionId);
-    if (!session) throw new Error(`no session ${sessionId}`);
-    session.status = 'complete';
-    session.payment_status = paymentStatus;
-    session.payment_intent ??= `pi_${randomBytes(10).toString('hex')}`;
-    return session;
-  };
-  const event: StripeFake['event'] = (type, object, id = `evt_${randomBytes(12).toString('hex')}`) =>
-    JSON.stringify({
-      id,
-      object: 'event',
-      type,
-      api_version: null,
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      data: { object },
-    });
-  const deliver: StripeFake['deliver'] = async (webhookUrl, payload, deliveryOptions = {}) => {
-    const signature = Stripe.webhooks.generateTestHeaderString({
-      payload,
-      secret: deliveryOptions.secret ?? webhookSecret,
-    });
-    const res = await fetch(webhookUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      body: payload,
-    });
-    await res.arrayBuffer();
-    return res.status;
-  };
   /** Sends an event to the configured endpoint, if any; a refused delivery is reported, as Stripe's dashboard would. */
   const announce = async (type: string, object: unknown): Promise<number | null> => {
     if (!options.webhookUrl) return null;
-    const status = await deliver(options.webhookUrl, event(type, object)).catch((err: unknown) => {
+    const status = await fake.deliver(options.webhookUrl, fake.event(type, object)).catch((err: unknown) => {
       console.error(`fake Stripe: delivering ${type} failed: ${String(err)}`);
       return 0;
     });
@@ -306,7 +273,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
           return true;
         }
         // As Stripe: the session is paid, the endpoint told, then the person goes to the success URL.
-        pay(session.id);
+        fake.pay(session.id);
         await announce('checkout.session.completed', session);
         const back = session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', session.id);
         res.writeHead(303, { location: back }).end();
@@ -482,7 +449,8 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
 
-  return {
+  // The page and the controls above pay and send events through the same methods the tests use.
+  const fake: StripeFake = {
     env: {
       STRIPE_SECRET_KEY: secretKey,
       STRIPE_WEBHOOK_SECRET: webhookSecret,
@@ -497,13 +465,45 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     customers,
     refunds,
     requests,
-    pay,
-    event,
-    deliver,
+    pay(sessionId, paymentStatus = 'paid') {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`no session ${sessionId}`);
+      session.status = 'complete';
+      session.payment_status = paymentStatus;
+      session.payment_intent ??= `pi_${randomBytes(10).toString('hex')}`;
+      return session;
+    },
+    event(type, object, id = `evt_${randomBytes(12).toString('hex')}`) {
+      return JSON.stringify({
+        id,
+        object: 'event',
+        type,
+        api_version: null,
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        data: { object },
+      });
+    },
+    async deliver(webhookUrl, payload, options = {}) {
+      const signature = Stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: options.secret ?? webhookSecret,
+      });
+      const res = await fetch(webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body: payload,
+      });
+      await res.arrayBuffer();
+      return res.status;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+  return fake;
 }
