@@ -8,13 +8,14 @@ import { E2E_REFERRALS, fakeSession, payOnFakeCheckout, refundInStripe } from '.
  * and the small rewards of E2E_REFERRALS): A shares their link; B opens it signed out, signs up and pays
  * through Stripe Checkout; both are rewarded; a refund made in Stripe takes both rewards back.
  *
- * Test ids this relies on (the Referrals page and the invite notice): `referral-link` (its text or value is
- * the link), `referral-copy`, `referral-stats-{visits,signups,completed,credits}` (the number in the text),
- * `referral-row` (one per person who joined, `data-status` = the contract's ReferralStatus), `invite-notice`.
+ * What it relies on (the Referrals page and the invite notice): `referral-link` (its value or text is the
+ * link), the "Copy link" button, `referral-stat-{visits,signups,completed,creditsEarned}` (the number in
+ * the text), `referral-person` (one per person who joined, `data-status` = the contract's ReferralStatus),
+ * `referral-notice`.
  */
 
-const stat = async (page: Page, name: 'visits' | 'signups' | 'completed' | 'credits') =>
-  digits(await page.getByTestId(`referral-stats-${name}`).textContent());
+const stat = async (page: Page, name: 'visits' | 'signups' | 'completed' | 'creditsEarned') =>
+  digits(await page.getByTestId(`referral-stat-${name}`).textContent());
 
 /** The header's balance after a fresh load (rewards arrive with the payment's webhook, not on this page). */
 async function expectBalance(page: Page, path: string, expected: number) {
@@ -31,7 +32,7 @@ async function expectBalance(page: Page, path: string, expected: number) {
 async function expectOnReferrals(page: Page, check: () => Promise<void>) {
   await expect(async () => {
     await page.goto('/referrals');
-    await expect(page.getByTestId('referral-stats-signups')).toBeVisible({ timeout: 5_000 });
+    await expect(page.getByTestId('referral-stat-signups')).toBeVisible({ timeout: 5_000 });
     await check();
   }).toPass({ timeout: 30_000 });
 }
@@ -59,7 +60,7 @@ test('a shared link rewards both people on the first payment; a refund in Stripe
     el instanceof HTMLInputElement ? el.value : (el.textContent ?? '').trim(),
   );
   expect(link).toMatch(/\?ref=[A-Za-z0-9-]{4,32}$/);
-  await page.getByTestId('referral-copy').click();
+  await page.getByRole('button', { name: 'Copy link' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
   const visitsBefore = await stat(page, 'visits');
   expect(await stat(page, 'signups')).toBe(0);
@@ -68,7 +69,7 @@ test('a shared link rewards both people on the first payment; a refund in Stripe
   const contextB = await browser.newContext();
   const pageB = await contextB.newPage();
   await pageB.goto(link);
-  const notice = pageB.getByTestId('invite-notice');
+  const notice = pageB.getByTestId('referral-notice');
   await expect(notice).toBeVisible();
   await expect(notice).toContainText(String(E2E_REFERRALS.welcome));
   await expect(notice).not.toContainText(emailA);
@@ -82,10 +83,10 @@ test('a shared link rewards both people on the first payment; a refund in Stripe
     expect(await stat(page, 'signups')).toBe(1);
     expect(await stat(page, 'visits')).toBeGreaterThan(visitsBefore);
     expect(await stat(page, 'completed')).toBe(0);
-    await expect(page.getByTestId('referral-row')).toHaveCount(1);
-    await expect(page.getByTestId('referral-row')).toHaveAttribute('data-status', 'joined');
+    await expect(page.getByTestId('referral-person')).toHaveCount(1);
+    await expect(page.getByTestId('referral-person')).toHaveAttribute('data-status', 'joined');
   });
-  const row = page.getByTestId('referral-row');
+  const row = page.getByTestId('referral-person');
   await expect(row).toContainText('•••');
   await expect(row).not.toContainText(emailB);
 
@@ -103,8 +104,8 @@ test('a shared link rewards both people on the first payment; a refund in Stripe
   await expectBalance(page, '/credits', balanceA + E2E_REFERRALS.reward);
   await expectOnReferrals(page, async () => {
     expect(await stat(page, 'completed')).toBe(1);
-    expect(await stat(page, 'credits')).toBe(E2E_REFERRALS.reward);
-    await expect(page.getByTestId('referral-row')).toHaveAttribute('data-status', 'completed');
+    expect(await stat(page, 'creditsEarned')).toBe(E2E_REFERRALS.reward);
+    await expect(page.getByTestId('referral-person')).toHaveAttribute('data-status', 'completed');
   });
 
   // The payment is refunded in Stripe: B loses the package and the welcome, A the reward.
@@ -113,8 +114,8 @@ test('a shared link rewards both people on the first payment; a refund in Stripe
   await expectBalance(pageB, '/credits', balanceB);
   await expectBalance(page, '/credits', balanceA);
   await expectOnReferrals(page, async () => {
-    expect(await stat(page, 'credits')).toBe(0);
-    await expect(page.getByTestId('referral-row')).toHaveAttribute('data-status', 'clawed_back');
+    expect(await stat(page, 'creditsEarned')).toBe(0);
+    await expect(page.getByTestId('referral-person')).toHaveAttribute('data-status', 'clawed_back');
   });
   await contextB.close();
 });
