@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { join } from 'node:path';
 import { chromiumLaunch } from './e2e/support/browser';
+import { E2E_REFERRALS, FAKE_STRIPE_KEYS } from './e2e/support/stripe';
 
 /** E2E_PORT_BASE moves the three ports (for two checkouts running browser tests side by side). */
 const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 3100);
@@ -17,6 +18,16 @@ const FAKE_OIDC_CLIENT = { id: 'lumina-e2e', secret: 'lumina-e2e-secret' };
 /** The fake PostHog capture endpoint (apps/server/test/fakes/posthog-server.cli.ts); e2e/analytics.spec.ts reads it. */
 const FAKE_POSTHOG_PORT = PORT_BASE + 3;
 const FAKE_POSTHOG_URL = `http://127.0.0.1:${FAKE_POSTHOG_PORT}`;
+/**
+ * A third server that takes payments through the Stripe fake (apps/server/test/fakes/stripe-server.cli.ts):
+ * its hosted checkout page pays and sends the signed webhook here; e2e/support/stripe.ts holds its keys
+ * and this server's referral settings, and refunds.
+ */
+const STRIPE_APP_PORT = PORT_BASE + 4;
+const STRIPE_APP_URL = `http://127.0.0.1:${STRIPE_APP_PORT}`;
+const STRIPE_SPEC = /-stripe\.spec\.ts$/;
+const FAKE_STRIPE_PORT = PORT_BASE + 5;
+const FAKE_STRIPE_URL = `http://127.0.0.1:${FAKE_STRIPE_PORT}`;
 
 const chromium = {
   ...devices['Desktop Chrome'],
@@ -37,11 +48,16 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    { name: 'chromium', testIgnore: SHORT_TOKEN_SPEC, use: chromium },
+    { name: 'chromium', testIgnore: [SHORT_TOKEN_SPEC, STRIPE_SPEC], use: chromium },
     {
       name: 'chromium-short-token',
       testMatch: SHORT_TOKEN_SPEC,
       use: { ...chromium, baseURL: SHORT_TOKEN_URL },
+    },
+    {
+      name: 'chromium-stripe',
+      testMatch: STRIPE_SPEC,
+      use: { ...chromium, baseURL: STRIPE_APP_URL },
     },
   ],
   // Started one after the other, so only the first builds the web app when it is stale.
@@ -100,6 +116,41 @@ export default defineConfig({
         PUBLIC_URL: SHORT_TOKEN_URL,
         ACCESS_TOKEN_LIFETIME_SECONDS: '5',
         SKIP_WEB_BUILD: '1',
+      },
+    },
+    {
+      command: `node --import tsx apps/server/test/fakes/stripe-server.cli.ts --port ${FAKE_STRIPE_PORT} --secret-key ${FAKE_STRIPE_KEYS.secret} --webhook-secret ${FAKE_STRIPE_KEYS.webhook} --webhook-url ${STRIPE_APP_URL}/api/webhooks/stripe`,
+      url: `${FAKE_STRIPE_URL}/_test/sessions`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: 'node scripts/start.mjs',
+      url: `${STRIPE_APP_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(STRIPE_APP_PORT),
+        DATA_DIR: join('.tmp', `e2e-data-${process.pid}-stripe`),
+        NODE_ENV: 'test',
+        PUBLIC_URL: STRIPE_APP_URL,
+        // The web app is built (when stale) by the first server.
+        SKIP_WEB_BUILD: '1',
+        STRIPE_SECRET_KEY: FAKE_STRIPE_KEYS.secret,
+        STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_KEYS.webhook,
+        STRIPE_API_HOST: '127.0.0.1',
+        STRIPE_API_PORT: String(FAKE_STRIPE_PORT),
+        STRIPE_API_PROTOCOL: 'http',
+        // A referrer who signed up a minute ago is rewarded at once.
+        REFERRAL_MIN_REFERRER_AGE_HOURS: '0',
+        REFERRAL_REWARD_CREDITS: String(E2E_REFERRALS.reward),
+        REFERRAL_WELCOME_CREDITS: String(E2E_REFERRALS.welcome),
+        REFERRAL_MONTHLY_CAP: '5',
+        REFERRAL_BIND_WINDOW_DAYS: '1',
       },
     },
   ],

@@ -7,7 +7,8 @@ import Stripe from 'stripe';
  * A local stand-in for the Stripe API parts Lumina uses (docs/reference/providers/stripe.md):
  * Checkout Sessions, Customers, Billing portal sessions and Refunds, speaking the SDK's form-encoded bodies,
  * honouring Idempotency-Key, answering Stripe's error shape. Tests "pay" a session and deliver signed
- * events to the app with `deliver`.
+ * events to the app with `deliver`. For the browser tests (stripe-server.cli.ts) it also serves the hosted
+ * checkout page at a session's `url` and a refund control; with a `webhookUrl` it sends their events itself.
  */
 
 export interface FakeSession {
@@ -44,9 +45,24 @@ export interface FakeRefund {
   created: number;
 }
 
+export interface StripeFakeOptions {
+  /** A fixed port (the browser tests' CLI); a free one otherwise. */
+  port?: number;
+  /** Fixed keys, so a separately started app can be given them; random otherwise. */
+  secretKey?: string;
+  webhookSecret?: string;
+  /**
+   * Where Stripe would send events: when set, paying on the hosted checkout page sends
+   * `checkout.session.completed` and every refund sends `charge.refunded` there, signed as Stripe signs them.
+   */
+  webhookUrl?: string;
+}
+
 export interface StripeFake {
   /** Settings that point the app's SDK here. */
   env: Record<string, string>;
+  /** Where the fake listens (`http://127.0.0.1:<port>`). */
+  url: string;
   secretKey: string;
   webhookSecret: string;
   sessions: Map<string, FakeSession>;
@@ -96,9 +112,36 @@ const readBody = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
-export async function startStripeFake(): Promise<StripeFake> {
-  const secretKey = `sk_test_fake_${randomBytes(6).toString('hex')}`;
-  const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
+/** The HTML page a person sees at a Checkout Session's `url`: the amount, and a Pay button. */
+function checkoutPage(session: FakeSession): string {
+  const escape = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const item = session.line_items[0] as { price_data?: { product_data?: { name?: string } } } | undefined;
+  const name = item?.price_data?.product_data?.name ?? 'Your purchase';
+  const amount = new Intl.NumberFormat('en', { style: 'currency', currency: session.currency }).format(
+    session.amount_total / 100,
+  );
+  const open = session.status === 'open';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Pay · fake Stripe Checkout</title></head>
+<body>
+<main>
+<h1>Fake Stripe Checkout</h1>
+<p data-testid="stripe-checkout-item">${escape(name)}</p>
+<p data-testid="stripe-checkout-amount" data-amount="${session.amount_total}" data-currency="${escape(session.currency)}">${escape(amount)}</p>
+${
+  open
+    ? `<form method="post" action="/checkout/${encodeURIComponent(session.id)}/pay"><button type="submit">Pay</button></form>${
+        session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Cancel</a></p>` : ''
+      }`
+    : `<p data-testid="stripe-checkout-closed">This checkout is ${session.status}.</p>`
+}
+</main>
+</body></html>`;
+}
+
+export async function startStripeFake(options: StripeFakeOptions = {}): Promise<StripeFake> {
+  const secretKey = options.secretKey ?? `sk_test_fake_${randomBytes(6).toString('hex')}`;
+  const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(16).toString('hex')}`;
   const sessions = new Map<string, FakeSession>();
   const customers = new Map<string, Record<string, unknown>>();
   const refunds = new Map<string, FakeRefund>();
@@ -117,9 +160,161 @@ export async function startStripeFake(): Promise<StripeFake> {
   const error = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) =>
     send(res, status, { error: { type: 'invalid_request_error', message, ...extra } });
 
+  /** Sends an event to the configured endpoint, if any; a refused delivery is reported, as Stripe's dashboard would. */
+  const announce = async (type: string, object: unknown): Promise<number | null> => {
+    if (!options.webhookUrl) return null;
+    const status = await fake.deliver(options.webhookUrl, fake.event(type, object)).catch((err: unknown) => {
+      console.error(`fake Stripe: delivering ${type} failed: ${String(err)}`);
+      return 0;
+    });
+    if (status < 200 || status >= 300) console.error(`fake Stripe: ${type} was answered ${status}`);
+    return status;
+  };
+
+  /** A paid session's charge as Stripe shows it, with what has been refunded of it so far. */
+  const chargeOf = (session: FakeSession) => {
+    const intent = session.payment_intent!;
+    const id = `ch_${intent.slice(3)}`;
+    const made = [...refunds.values()].filter((r) => r.payment_intent === intent);
+    const amountRefunded = made.reduce((n, r) => n + r.amount, 0);
+    return {
+      id,
+      object: 'charge',
+      amount: session.amount_total,
+      amount_captured: session.amount_total,
+      amount_refunded: amountRefunded,
+      refunded: amountRefunded >= session.amount_total,
+      paid: true,
+      captured: true,
+      status: 'succeeded',
+      currency: session.currency,
+      customer: session.customer,
+      payment_intent: intent,
+      receipt_url: `${origin}/receipts/${id}`,
+      refunds: { object: 'list', data: made, has_more: false, url: `/v1/charges/${id}/refunds` },
+      created: session.created,
+      livemode: false,
+    };
+  };
+  const announceRefund = (made: FakeRefund) => {
+    const owner = [...sessions.values()].find((s) => s.payment_intent === made.payment_intent)!;
+    return announce('charge.refunded', chargeOf(owner));
+  };
+
+  /**
+   * A refund of a paid session's PaymentIntent (`payment_intent`, or its charge `ch_…`), in full unless
+   * `amount` says less; more than is left is refused as Stripe does.
+   */
+  const refund = (
+    body: Record<string, unknown>,
+  ): { refund: FakeRefund } | { error: string; extra: Record<string, string> } => {
+    const charge = body.charge as string | undefined;
+    const intent =
+      (body.payment_intent as string | undefined) ??
+      (charge?.startsWith('ch_') ? `pi_${charge.slice(3)}` : undefined);
+    if (!intent)
+      return { error: 'Missing required param: payment_intent.', extra: { param: 'payment_intent' } };
+    const owner = [...sessions.values()].find((s) => s.payment_intent === intent);
+    if (!owner || owner.payment_status !== 'paid') {
+      return {
+        error: `No such payment_intent: '${intent}'`,
+        extra: { param: 'payment_intent', code: 'resource_missing' },
+      };
+    }
+    const left = owner.amount_total - chargeOf(owner).amount_refunded;
+    const amount = body.amount === undefined ? left : Number(body.amount);
+    if (left <= 0) {
+      return {
+        error: `Charge ch_${intent.slice(3)} has already been refunded.`,
+        extra: { code: 'charge_already_refunded' },
+      };
+    }
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+      return {
+        error: `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+        extra: { param: 'amount', code: 'amount_too_large' },
+      };
+    }
+    const made: FakeRefund = {
+      id: `re_${randomBytes(12).toString('hex')}`,
+      object: 'refund',
+      amount,
+      charge: `ch_${intent.slice(3)}`,
+      currency: owner.currency,
+      payment_intent: intent,
+      status: 'succeeded',
+      reason: (body.reason as string) ?? null,
+      metadata: (body.metadata as Record<string, string>) ?? {},
+      created: Math.floor(Date.now() / 1000),
+    };
+    refunds.set(made.id, made);
+    return { refund: made };
+  };
+
+  /**
+   * What a person's browser and the test reach, without the API key: the hosted checkout page at a
+   * session's `url`, and `/_test/*` controls standing in for the Stripe dashboard. Undefined when the
+   * path is none of these.
+   */
+  const handleOutsideApi = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    raw: string,
+  ): Promise<true | undefined> => {
+    const page = /^\/checkout\/([^/]+)(\/pay)?$/.exec(url.pathname);
+    if (page) {
+      const session = sessions.get(decodeURIComponent(page[1]!));
+      if (!session) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('No such checkout session');
+        return true;
+      }
+      if (req.method === 'GET' && !page[2]) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(checkoutPage(session));
+        return true;
+      }
+      if (req.method === 'POST' && page[2]) {
+        if (session.status !== 'open') {
+          res.writeHead(409, { 'content-type': 'text/html; charset=utf-8' }).end(checkoutPage(session));
+          return true;
+        }
+        // As Stripe: the session is paid, the endpoint told, then the person goes to the success URL.
+        fake.pay(session.id);
+        await announce('checkout.session.completed', session);
+        const back = session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', session.id);
+        res.writeHead(303, { location: back }).end();
+        return true;
+      }
+    }
+    if (req.method === 'GET' && url.pathname === '/_test/sessions') {
+      send(res, 200, { data: [...sessions.values()] });
+      return true;
+    }
+    if (req.method === 'POST' && url.pathname === '/_test/refund') {
+      // A refund made in the dashboard: a full one unless `amount` (cents) says less; `charge.refunded` follows.
+      let body: Record<string, unknown>;
+      try {
+        body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      } catch {
+        error(res, 400, 'The body is not JSON.');
+        return true;
+      }
+      const made = refund(body);
+      if ('error' in made) {
+        error(res, 400, made.error, made.extra);
+        return true;
+      }
+      const delivered = await announceRefund(made.refund);
+      send(res, 200, { refund: made.refund, webhook_status: delivered });
+      return true;
+    }
+    return undefined;
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const raw = await readBody(req);
+    if (!url.pathname.startsWith('/v1/') && (await handleOutsideApi(req, res, url, raw))) return;
     if (req.headers.authorization !== `Bearer ${secretKey}`) {
       return send(res, 401, {
         error: { type: 'invalid_request_error', message: 'Invalid API Key provided' },
@@ -228,56 +423,12 @@ export async function startStripeFake(): Promise<StripeFake> {
       });
     }
     if (req.method === 'POST' && url.pathname === '/v1/refunds') {
-      // A refund of a paid session's PaymentIntent (`payment_intent`, or its charge `ch_…`), in full
-      // unless `amount` says less; more than is left is refused as Stripe does.
-      const charge = body.charge as string | undefined;
-      const intent =
-        (body.payment_intent as string | undefined) ??
-        (charge?.startsWith('ch_') ? `pi_${charge.slice(3)}` : undefined);
-      if (!intent)
-        return error(res, 400, 'Missing required param: payment_intent.', { param: 'payment_intent' });
-      const owner = [...sessions.values()].find((s) => s.payment_intent === intent);
-      if (!owner || owner.payment_status !== 'paid') {
-        return error(res, 400, `No such payment_intent: '${intent}'`, {
-          param: 'payment_intent',
-          code: 'resource_missing',
-        });
-      }
-      const refunded = [...refunds.values()]
-        .filter((r) => r.payment_intent === intent)
-        .reduce((n, r) => n + r.amount, 0);
-      const left = owner.amount_total - refunded;
-      const amount = body.amount === undefined ? left : Number(body.amount);
-      if (left <= 0) {
-        return error(res, 400, `Charge ch_${intent.slice(3)} has already been refunded.`, {
-          code: 'charge_already_refunded',
-        });
-      }
-      if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
-        return error(
-          res,
-          400,
-          `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
-          {
-            param: 'amount',
-            code: 'amount_too_large',
-          },
-        );
-      }
-      const refund: FakeRefund = {
-        id: `re_${randomBytes(12).toString('hex')}`,
-        object: 'refund',
-        amount,
-        charge: `ch_${intent.slice(3)}`,
-        currency: owner.currency,
-        payment_intent: intent,
-        status: 'succeeded',
-        reason: (body.reason as string) ?? null,
-        metadata: (body.metadata as Record<string, string>) ?? {},
-        created: Math.floor(Date.now() / 1000),
-      };
-      refunds.set(refund.id, refund);
-      return remember(200, refund);
+      const made = refund(body);
+      if ('error' in made) return error(res, 400, made.error, made.extra);
+      remember(200, made.refund);
+      // Stripe tells the webhook endpoint afterwards, not within the API call.
+      setImmediate(() => void announceRefund(made.refund));
+      return;
     }
     if (req.method === 'POST' && url.pathname === '/v1/customers') {
       const id = `cus_${randomBytes(8).toString('hex')}`;
@@ -311,11 +462,12 @@ export async function startStripeFake(): Promise<StripeFake> {
       send(res, 500, { error: { type: 'api_error', message: String(err) } }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
 
-  return {
+  // The page and the controls above pay and send events through the same methods the tests use.
+  const fake: StripeFake = {
     env: {
       STRIPE_SECRET_KEY: secretKey,
       STRIPE_WEBHOOK_SECRET: webhookSecret,
@@ -323,6 +475,7 @@ export async function startStripeFake(): Promise<StripeFake> {
       STRIPE_API_PORT: String(port),
       STRIPE_API_PROTOCOL: 'http',
     },
+    url: origin,
     secretKey,
     webhookSecret,
     sessions,
@@ -373,4 +526,5 @@ export async function startStripeFake(): Promise<StripeFake> {
         server.close(() => resolve());
       }),
   };
+  return fake;
 }
