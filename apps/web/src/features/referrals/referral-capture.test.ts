@@ -150,4 +150,16 @@ describe('after a successful sign-in', () => {
     expect(await sendReferralAfterSignIn(d)).toBe('skipped');
     expect(track).toHaveBeenCalledOnce();
   });
+
+  it('a send cut short by leaving the page is made again by the next load’s check', async () => {
+    captureReferral('https://lumina.test/?ref=FRIEND', storages);
+    const leaving = deps();
+    leaving.track.mockReturnValue(new Promise(() => undefined));
+    void sendReferralAfterSignIn(leaving.deps);
+    const next = deps();
+    scheduleReferralTracking(next.deps);
+    await afterDelay();
+    expect(next.track).toHaveBeenCalledExactlyOnceWith('FRIEND');
+    expect(readStoredReferral(storages)).toBeNull();
+  });
 });

@@ -186,8 +186,8 @@ export function scheduleReferralTracking(deps: ReferralDeps): () => void {
 export async function sendReferralAfterSignIn(deps: Omit<ReferralDeps, 'hasSession'>): Promise<TrackOutcome> {
   const stored = readStoredReferral(deps.storages);
   if (!stored) return 'skipped';
-  // Marked first, so a load-time check running meanwhile does not send it a second time.
-  write(deps.storages, { ...stored, tracking_attempted: true });
+  // Not marked as attempted first: if the page is left before the answer (a full redirect after the
+  // sign-in), the next load's check sends it again, and the server's ALREADY_REFERRED then clears it.
   const outcome = await send(stored.code, { ...deps, hasSession: () => Promise.resolve(true) });
   clearStoredReferral(deps.storages);
   return outcome;

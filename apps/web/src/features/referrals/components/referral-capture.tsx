@@ -33,12 +33,12 @@ const deps = (): ReferralDeps => ({ storages: defaultStorages(), track: trackRef
  * load-time tracking check, and sends a held code after each successful sign-in.
  */
 export function ReferralCapture() {
-  const { search } = useLocation();
+  const { pathname, search } = useLocation();
+  // Runs on load (before the check below is scheduled) and on every in-app navigation with a query.
   useEffect(() => {
-    if (search) captureReferral(window.location.href, defaultStorages());
-  }, [search]);
+    if (search) captureReferral(new URL(pathname + search, window.location.origin).href, defaultStorages());
+  }, [pathname, search]);
   useEffect(() => {
-    captureReferral(window.location.href, defaultStorages());
     const cancel = scheduleReferralTracking(deps());
     const detach = onSignIn(() => sendReferralAfterSignIn(deps()).then(() => undefined));
     return () => {
