@@ -152,14 +152,35 @@ describe('after a successful sign-in', () => {
   });
 
   it('a send cut short by leaving the page is made again by the next load’s check', async () => {
+    /** Each page load runs its own copy of the module. */
+    const loadPage = async () => {
+      vi.resetModules();
+      return import('./referral-capture');
+    };
     captureReferral('https://lumina.test/?ref=FRIEND', storages);
+    const leavingPage = await loadPage();
     const leaving = deps();
     leaving.track.mockReturnValue(new Promise(() => undefined));
-    void sendReferralAfterSignIn(leaving.deps);
+    void leavingPage.sendReferralAfterSignIn(leaving.deps);
+    const nextPage = await loadPage();
     const next = deps();
-    scheduleReferralTracking(next.deps);
+    nextPage.scheduleReferralTracking(next.deps);
     await afterDelay();
     expect(next.track).toHaveBeenCalledExactlyOnceWith('FRIEND');
+    expect(readStoredReferral(storages)).toBeNull();
+  });
+
+  it('a sign-in right as the load-time check runs sends the code once, not twice', async () => {
+    captureReferral('https://lumina.test/?ref=FRIEND', storages);
+    const { deps: d, track } = deps();
+    let answer = (_: unknown) => undefined as void;
+    track.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    scheduleReferralTracking(d);
+    await afterDelay();
+    const afterSignIn = sendReferralAfterSignIn(d);
+    answer({});
+    expect(await afterSignIn).toBe('tracked');
+    expect(track).toHaveBeenCalledOnce();
     expect(readStoredReferral(storages)).toBeNull();
   });
 });

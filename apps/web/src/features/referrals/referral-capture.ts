@@ -141,8 +141,20 @@ function detailOf(error: unknown): string | undefined {
 
 export type TrackOutcome = 'tracked' | 'already-referred' | 'failed' | 'skipped';
 
+/** The send under way in this page, so the load-time check and the sign-in hook never send twice at once. */
+let pending: { code: string; outcome: Promise<TrackOutcome> } | null = null;
+
+function send(code: string, deps: ReferralDeps): Promise<TrackOutcome> {
+  if (pending?.code === code) return pending.outcome;
+  const outcome = sendNow(code, deps).finally(() => {
+    if (pending?.outcome === outcome) pending = null;
+  });
+  pending = { code, outcome };
+  return outcome;
+}
+
 /** Sends `code`; success and 'User already has a referral' clear the stored data, other errors are logged. */
-async function send(code: string, deps: ReferralDeps): Promise<TrackOutcome> {
+async function sendNow(code: string, deps: ReferralDeps): Promise<TrackOutcome> {
   try {
     await deps.track(code);
     clearStoredReferral(deps.storages);
