@@ -103,81 +103,67 @@ export function ReferralCodes({ codes }: { codes: ReferralCodeView[] }) {
       </h2>
       <CreateCodeForm />
       {toggle.error && <Alert tone="error">{toggle.error.message}</Alert>}
-      <div className="-mx-5 overflow-x-auto sm:mx-0">
-        <table className="w-full min-w-[36rem] text-left text-sm">
-          <thead className="text-xs text-zinc-500 dark:text-zinc-400">
-            <tr>
-              <th scope="col" className="px-5 py-2 font-semibold sm:px-2">
-                {t('referrals.codes.code')}
-              </th>
-              <th scope="col" className="px-2 py-2 font-semibold">
-                {t('referrals.codes.status')}
-              </th>
-              <th scope="col" className="px-2 py-2 font-semibold">
-                {t('referrals.codes.numbers')}
-              </th>
-              <th scope="col" className="px-2 py-2 font-semibold">
-                {t('referrals.codes.expires')}
-              </th>
-              <th scope="col" className="px-2 py-2 text-right font-semibold">
-                {t('referrals.codes.actions')}
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-            {codes.map((code) => {
-              const status = statusOf(code);
-              return (
-                <tr key={code.code} data-testid="referral-code" data-code={code.code}>
-                  <td className="px-5 py-3 font-mono sm:px-2">
-                    {code.code}
-                    {code.is_default && (
-                      <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 font-sans text-xs font-semibold text-brand-800 dark:bg-brand-500/15 dark:text-brand-200">
-                        {t('referrals.codes.default')}
-                      </span>
-                    )}
-                  </td>
-                  <td className="px-2 py-3">{t(`referrals.codes.${status}`)}</td>
-                  <td className="px-2 py-3 tabular-nums">
-                    {[code.visits, code.signups, code.completed].map((n) => number.format(n)).join(' · ')}
-                  </td>
-                  <td className="px-2 py-3">
-                    {code.expires_at ? (
-                      <time dateTime={code.expires_at}>{day.format(new Date(code.expires_at))}</time>
-                    ) : (
-                      t('referrals.codes.never')
-                    )}
-                  </td>
-                  <td className="px-2 py-3">
-                    <div className="flex items-center justify-end gap-1">
-                      <Button
-                        look="outline"
-                        disabled={toggle.isPending}
-                        aria-label={t(code.active ? 'referrals.codes.turnOff' : 'referrals.codes.turnOn', {
-                          code: code.code,
-                        })}
-                        onClick={() => toggle.mutate(code.code)}
-                      >
-                        {t(code.active ? 'referrals.codes.disable' : 'referrals.codes.enable')}
-                      </Button>
-                      <Button
-                        look="icon"
-                        aria-label={t('referrals.codes.delete', { code: code.code })}
-                        onClick={() => {
-                          remove.reset();
-                          setDeleting(code.code);
-                        }}
-                      >
-                        <TrashIcon />
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <ul className="divide-y divide-zinc-100 dark:divide-zinc-800">
+        {codes.map((code) => (
+          <li
+            key={code.code}
+            data-testid="referral-code"
+            data-code={code.code}
+            className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3 text-sm"
+          >
+            <div className="min-w-0 flex-1">
+              <p className="flex flex-wrap items-center gap-2">
+                <span className="font-mono font-semibold break-all">{code.code}</span>
+                {code.is_default && (
+                  <span className="rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-800 dark:bg-brand-500/15 dark:text-brand-200">
+                    {t('referrals.codes.default')}
+                  </span>
+                )}
+                <span className="text-xs font-semibold text-zinc-600 dark:text-zinc-400">
+                  {t(`referrals.codes.${statusOf(code)}`)}
+                </span>
+              </p>
+              <p className="mt-0.5 text-xs text-zinc-600 tabular-nums dark:text-zinc-400">
+                {t('referrals.codes.numbers', {
+                  visits: number.format(code.visits),
+                  signups: number.format(code.signups),
+                  completed: number.format(code.completed),
+                })}
+                <span aria-hidden="true"> · </span>
+                {code.expires_at ? (
+                  <time dateTime={code.expires_at}>
+                    {t('referrals.codes.expiresOn', { date: day.format(new Date(code.expires_at)) })}
+                  </time>
+                ) : (
+                  t('referrals.codes.never')
+                )}
+              </p>
+            </div>
+            <div className="flex items-center gap-1">
+              <Button
+                look="outline"
+                disabled={toggle.isPending}
+                aria-label={t(code.active ? 'referrals.codes.turnOff' : 'referrals.codes.turnOn', {
+                  code: code.code,
+                })}
+                onClick={() => toggle.mutate(code.code)}
+              >
+                {t(code.active ? 'referrals.codes.disable' : 'referrals.codes.enable')}
+              </Button>
+              <Button
+                look="icon"
+                aria-label={t('referrals.codes.delete', { code: code.code })}
+                onClick={() => {
+                  remove.reset();
+                  setDeleting(code.code);
+                }}
+              >
+                <TrashIcon />
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
       <ConfirmDialog
         open={deleting !== null}
         onClose={() => setDeleting(null)}

@@ -28,7 +28,12 @@ export function ReferralNotice({ className }: { className?: string }) {
     );
   }
   return (
-    <Alert tone="success" icon={<GiftIcon />} className={className} testId="referral-notice">
+    <Alert
+      tone="success"
+      icon={<GiftIcon className="mt-0.5 size-4 shrink-0" />}
+      className={className}
+      testId="referral-notice"
+    >
       <strong className="font-semibold">
         {referrer_name
           ? t('referrals.notice.invited', { name: referrer_name })
