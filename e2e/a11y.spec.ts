@@ -5,12 +5,13 @@ import { waitForExamples } from './support/examples';
 import { skipOnboarding } from './support/onboarding';
 
 /** Every main page, signed out first (public) then signed in. */
-const PUBLIC_PAGES = ['/', '/examples', '/products', '/terms', '/privacy'];
+const PUBLIC_PAGES = ['/', '/examples', '/products', '/terms', '/privacy', '/referrals'];
 const SIGNED_IN_PAGES = [
   '/generate',
   '/studio',
   '/gallery',
   '/credits',
+  '/referrals',
   '/account',
   '/training',
   '/models',

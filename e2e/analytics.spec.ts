@@ -145,7 +145,11 @@ test('page views on every route change, a page leave, identify by id and email, 
 });
 
 async function visitWithoutAnalytics(page: Page) {
-  await page.route('**/api/config', (route) => route.fulfill({ json: { analytics: null } }));
+  await page.route('**/api/config', (route) =>
+    route.fulfill({
+      json: { analytics: null, referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20 } },
+    }),
+  );
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.goto('/');

@@ -10,6 +10,13 @@ export const PublicConfig = z
       })
       .nullable()
       .describe('Product analytics; null when the operator configured none (nothing is loaded)'),
+    referrals: z
+      .object({
+        reward_credits: z.int().describe('What a referrer gets per completed referral'),
+        welcome_credits: z.int().describe('What the person referred gets with a first payment'),
+        monthly_cap: z.int().describe('Rewarded referrals per referrer per calendar month'),
+      })
+      .describe('The referral programme’s terms, shown to signed-out visitors'),
   })
   .meta({ id: 'PublicConfig' });
 export type PublicConfig = z.infer<typeof PublicConfig>;

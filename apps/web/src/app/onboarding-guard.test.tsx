@@ -38,7 +38,10 @@ const view = (onboarded: boolean): OnboardingView => ({
 
 let onboarded = false;
 beforeAll(() => {
-  server.answer(contracts.publicConfig, { analytics: null });
+  server.answer(contracts.publicConfig, {
+    analytics: null,
+    referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20 },
+  });
   server.on(contracts.currentUser, () =>
     answer(contracts.currentUser, { id: USER_ID, email: 'ada@example.com', is_operator: false, onboarded }),
   );

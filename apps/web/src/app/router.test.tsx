@@ -34,7 +34,10 @@ vi.mock('@/app/routes/auth', async () => {
 const { server, i18n } = setupApiServer();
 
 beforeAll(async () => {
-  server.answer(contracts.publicConfig, { analytics: null });
+  server.answer(contracts.publicConfig, {
+    analytics: null,
+    referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20 },
+  });
   // The legal pages show the operator's Markdown (GET /api/legal/{page}); examples are public.
   server.on(contracts.legalDocument, (req) => {
     const page = LEGAL_PAGES.find((known) => known === req.params.page);
@@ -63,13 +66,12 @@ function renderAt(path: string) {
   );
 }
 
-const publicPages = ['terms', 'privacy', 'examples', 'products'] as const satisfies PathKey[];
+const publicPages = ['terms', 'privacy', 'examples', 'products', 'referrals'] as const satisfies PathKey[];
 const protectedPages = [
   'generate',
   'studio',
   'gallery',
   'credits',
-  'referrals',
   'training',
   'models',
   'onboarding',

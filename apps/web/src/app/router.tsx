@@ -28,6 +28,8 @@ export const routes: RouteObject[] = [
       { path: child(paths.examples), ...page(() => import('./routes/examples')) },
       // Public products: signed-out visitors browse them and sign in to buy.
       { path: child(paths.products), ...page(() => import('./routes/products')) },
+      // Referrals: signed-out visitors see what the programme offers and sign up from there.
+      { path: child(paths.referrals), ...page(() => import('./routes/referrals')) },
       // The prebuilt sign-in UI: its module and the SDK load only here.
       {
         path: `${child(paths.auth)}/*`,
@@ -50,7 +52,6 @@ export const routes: RouteObject[] = [
             path: `${child(paths.credits)}/dev-checkout`,
             ...page(() => import('./routes/credits-dev-checkout')),
           },
-          { path: child(paths.referrals), ...page(() => import('./routes/referrals')) },
           { path: child(paths.training), ...page(() => import('./routes/training')) },
           { path: child(paths.models), ...page(() => import('./routes/models')) },
           { path: child(paths.onboarding), ...page(() => import('./routes/onboarding')) },

@@ -133,7 +133,10 @@ describe(`server-side product analytics through posthog-node on ${testDb}`, () =
 
   it('serves the analytics settings to the browser, and lets the browser send to the host (CSP)', async () => {
     const res = await env.app.inject({ method: 'GET', url: '/api/config' });
-    expect(res.json()).toEqual({ analytics: { posthog_key: 'phc_test_key', posthog_host: posthog.url } });
+    expect(res.json()).toEqual({
+      analytics: { posthog_key: 'phc_test_key', posthog_host: posthog.url },
+      referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20 },
+    });
     const page = await env.app.inject({ method: 'GET', url: '/api/health' });
     expect(String(page.headers['content-security-policy'])).toContain(`connect-src 'self' ${posthog.url}`);
   });
@@ -144,7 +147,7 @@ describe(`without POSTHOG_KEY on ${testDb}`, () => {
     const posthog = await startFakePostHog();
     const env = await startTestEnv({ env: { POSTHOG_HOST: posthog.url } });
     try {
-      expect((await env.app.inject({ method: 'GET', url: '/api/config' })).json()).toEqual({
+      expect((await env.app.inject({ method: 'GET', url: '/api/config' })).json()).toMatchObject({
         analytics: null,
       });
       await signedInClient(env, 'quiet');

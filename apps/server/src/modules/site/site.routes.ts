@@ -46,7 +46,7 @@ export function siteRoutes(
   config: Config,
   legal: LegalTexts = loadLegalTexts(config),
 ): void {
-  const publicConfig = toPublicConfig(config.analytics);
+  const publicConfig = toPublicConfig(config.analytics, config.referrals);
   route(app, contracts.publicConfig, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=60');
     return publicConfig;

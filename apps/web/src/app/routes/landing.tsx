@@ -18,6 +18,7 @@ import { PackagePrices } from '@/features/credits/components/package-prices';
 import { ExampleShowcase, LiveCounter } from '@/features/examples/components/example-showcase';
 import { useModelName } from '@/features/generate/api/get-models';
 import { AverageRating } from '@/features/reviews/components/average-rating';
+import { ReferralNotice } from '@/features/referrals/components/referral-notice';
 
 const features: { key: string; to: PathKey; icon: ReactNode }[] = [
   { key: 'generate', to: 'generate', icon: <SparklesIcon /> },
@@ -43,6 +44,9 @@ export default function LandingRoute() {
           aria-hidden="true"
           className="absolute inset-x-0 -top-20 -z-10 mx-auto h-72 max-w-3xl rounded-full bg-gradient-to-r from-brand-400/30 via-fuchsia-400/20 to-sky-400/20 blur-3xl dark:from-brand-600/25 dark:via-fuchsia-600/15 dark:to-sky-600/10"
         />
+        <ErrorBoundary fallback={() => null}>
+          <ReferralNotice className="mx-auto mb-6 max-w-xl text-left" />
+        </ErrorBoundary>
         <p className="mx-auto mb-5 inline-flex items-center gap-2 rounded-full border border-brand-200 bg-white/70 px-3 py-1 text-xs font-semibold text-brand-700 dark:border-brand-500/30 dark:bg-zinc-900/70 dark:text-brand-300">
           <SparklesIcon className="size-3.5" />
           {t('pages.home.eyebrow')}

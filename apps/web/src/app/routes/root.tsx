@@ -6,6 +6,7 @@ import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { CreditBalance } from '@/features/credits/components/credit-balance';
 import { SystemStatus } from '@/features/system/components/system-status';
 import { UserMenu } from '@/features/auth/components/user-menu';
+import { ReferralCapture } from '@/features/referrals/components/referral-capture';
 import { AnalyticsTracker } from '../analytics-tracker';
 
 /** The app frame: header, the routed page (with its own error boundary) and footer. */
@@ -15,6 +16,7 @@ export default function RootLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
       <AnalyticsTracker />
+      <ReferralCapture />
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:px-3 focus:py-2 focus:shadow dark:focus:bg-zinc-900"
