@@ -1,12 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { newEmail, signInWithCode } from './support/auth';
+import { newEmail, signInWithCode, signUpThroughApi } from './support/auth';
 import { seriousViolations } from './support/axe';
 
-/**
- * The referral programme in the browser. The referral routes are built on other branches of issue 14:
- * until they are merged, the one call the sign-in test needs answers from `page.route` with a body the
- * contract allows (the page's own calls are covered by component tests).
- */
+/** The referral programme in the browser, against the real server (the Stripe journey is referrals-stripe.spec.ts). */
 
 test('any page keeps ?ref= in localStorage and sessionStorage', async ({ page }) => {
   await page.goto('/products?ref=FRIEND-1');
@@ -49,12 +45,20 @@ test('after signing in, the held code is sent to the server once and then cleare
   request,
 }) => {
   test.setTimeout(90_000);
+  // A referrer, made through the API, and their default code.
+  const token = await signUpThroughApi(request, newEmail('referrer'));
+  const auth = { authorization: `Bearer ${token}` };
+  const stats = (await (await request.get('/api/referrals/stats', { headers: auth })).json()) as {
+    codes: { code: string }[];
+  };
+  const code = stats.codes[0]!.code;
+  // Watched on its way to the real server.
   const tracked: string[] = [];
   await page.route('**/api/referrals/track?**', async (route) => {
     tracked.push(route.request().url());
-    await route.fulfill({ json: { referrer_name: 'Ada', welcome_credits: 50 } });
+    await route.continue();
   });
-  await page.goto('/?ref=FRIEND-2');
+  await page.goto(`/?ref=${code}`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
   // Signed out: the load-time check a second later sends nothing.
   await page.waitForTimeout(1500);
@@ -62,7 +66,7 @@ test('after signing in, the held code is sent to the server once and then cleare
   await page.goto('/auth');
   await signInWithCode(page, request, newEmail('referral'));
   await expect.poll(() => tracked.length).toBeGreaterThan(0);
-  expect(new URL(tracked[0]!).searchParams.get('referral_code')).toBe('FRIEND-2');
+  expect(new URL(tracked[0]!).searchParams.get('referral_code')).toBe(code);
   await expect
     .poll(() =>
       page.evaluate(() => [
@@ -75,4 +79,11 @@ test('after signing in, the held code is sent to the server once and then cleare
   await page.goto('/products');
   await page.waitForTimeout(1500);
   expect(tracked).toHaveLength(1);
+  // The referrer sees the new person, masked.
+  const joined = (await (await request.get('/api/referrals/referrals', { headers: auth })).json()) as {
+    referrals: { email: string; status: string }[];
+  };
+  expect(joined.referrals).toEqual([
+    expect.objectContaining({ status: 'joined', email: expect.stringMatching(/•/) }),
+  ]);
 });

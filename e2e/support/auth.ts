@@ -49,13 +49,13 @@ const FDI = { rid: 'passwordless', 'fdi-version': '4.1', 'st-auth-mode': 'header
 /**
  * Creates an account through the server's own FDI calls (email code), as another device would. The
  * person then skips onboarding there too (POST /api/onboarding/skip with the new access token), as a
- * returning person has, unless `onboarded` is false.
+ * returning person has, unless `onboarded` is false. Returns the new session's access token.
  */
 export async function signUpThroughApi(
   request: APIRequestContext,
   email: string,
   { onboarded = true } = {},
-): Promise<void> {
+): Promise<string> {
   const before = await latestMessageId(request, email);
   const created = await request.post('/auth/signinup/code', {
     headers: FDI,
@@ -72,13 +72,14 @@ export async function signUpThroughApi(
     data: { userInputCode: message.code, deviceId, preAuthSessionId, shouldTryLinkingWithSessionUser: false },
   });
   expect(await consumed.json()).toMatchObject({ status: 'OK', createdNewRecipeUser: true });
-  if (!onboarded) return;
   const token = consumed.headers()['st-access-token'];
   expect(token, 'header-mode sign-in answers with an access token').toBeTruthy();
+  if (!onboarded) return token!;
   const skipped = await request.post('/api/onboarding/skip', {
     headers: { authorization: `Bearer ${token}` },
   });
   expect(skipped.status()).toBe(200);
+  return token!;
 }
 
 /** The prebuilt sign-in card's inputs live in a shadow root; Playwright's CSS selectors pierce it. */

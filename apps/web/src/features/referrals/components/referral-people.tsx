@@ -28,6 +28,7 @@ export function ReferralPeople() {
             <li
               key={person.id}
               data-testid="referral-person"
+              data-status={person.status}
               className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3 text-sm"
             >
               <div className="min-w-0 flex-1">
