@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import {
+  payments,
   referralCodes,
   referrals,
   users,
@@ -15,7 +16,7 @@ const sameCode = (code: string) => sql`lower(${referralCodes.code}) = lower(${co
 /** Any code by its text, deleted ones included (they keep their history), with its owner's row. */
 export async function findCode(db: DbOrTx, code: string) {
   const [row] = await db
-    .select({ code: referralCodes, owner: { id: users.id, email: users.email } })
+    .select({ code: referralCodes, owner: { id: users.id, email: users.email, createdAt: users.createdAt } })
     .from(referralCodes)
     .innerJoin(users, eq(users.id, referralCodes.userId))
     .where(sameCode(code));
@@ -148,4 +149,14 @@ export async function findUser(db: DbOrTx, userId: string) {
     .from(users)
     .where(eq(users.id, userId));
   return row;
+}
+
+/** Whether the person has ever paid (a refunded payment counts: it was their first). */
+export async function hasPaidPayment(db: DbOrTx, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), isNotNull(payments.paidAt)))
+    .limit(1);
+  return row !== undefined;
 }

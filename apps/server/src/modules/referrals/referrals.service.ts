@@ -18,6 +18,7 @@ import {
   listReferrals,
   lockUser,
   updateCode,
+  hasPaidPayment,
 } from './referrals.repository.ts';
 import { countRewardedSince } from './referral-rewards.repository.ts';
 import { ALREADY_REFERRED } from '@lumina/contracts';
@@ -146,9 +147,10 @@ export class ReferralsService {
     const { db, settings } = this.deps;
     const user = await findUser(db, userId);
     if (!user) throw codeNotFound();
+    // Already bound first: whatever code comes next, the answer is the one the web client clears on.
+    if (await findReferralOf(db, user.id)) throw new AppError('CONFLICT', ALREADY_REFERRED);
     const found = await findCode(db, code);
     if (!found) throw codeNotFound();
-    if (await findReferralOf(db, user.id)) throw new AppError('CONFLICT', ALREADY_REFERRED);
     if (found.owner.id === user.id) throw refused('You cannot use your own invitation.');
     // Two people inviting each other would each earn a reward and a welcome from one pair of payments.
     if ((await findReferralOf(db, found.owner.id))?.referrerId === user.id) {
@@ -159,6 +161,16 @@ export class ReferralsService {
     if (Date.now() - user.createdAt.getTime() > settings.bindWindowDays * DAY_MS) {
       const days = settings.bindWindowDays === 1 ? '1 day' : `${settings.bindWindowDays} days`;
       throw refused(`Invitations can only be accepted within ${days} of signing up.`);
+    }
+    // A referrer brought the person in, so joined before them. This also rules out rings of any length
+    // (A invites B invites C invites A), each of which would earn a reward and a welcome per member,
+    // and pairs binding each other at the same moment: sign-up times never change.
+    if (found.owner.createdAt.getTime() >= user.createdAt.getTime()) {
+      throw refused('This invitation is from someone who joined after you, so it cannot be accepted.');
+    }
+    // Rewards come with a first payment: a person who has paid already could never complete one.
+    if (await hasPaidPayment(db, user.id)) {
+      throw refused('Invitations can only be accepted before your first purchase.');
     }
     const bound = await insertReferralOnce(db, {
       referrerId: found.owner.id,

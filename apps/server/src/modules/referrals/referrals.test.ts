@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestEnv, type TestEnv } from '../../../test/harness.ts';
 import { signedInClient, type Client } from '../../../test/support/api.ts';
-import { referralCodes, referrals, users } from '../../db/schema/index.ts';
+import { payments, referralCodes, referrals, users } from '../../db/schema/index.ts';
 
 /**
  * The referral programme's codes, binding, validation and numbers (issue 14), through HTTP on a real
@@ -262,7 +262,11 @@ describe('referrals: codes, tracking, validation, stats', () => {
       }
       expect(await bindings(env)).toEqual(before);
 
-      // Eight days after signing up, past the seven-day window.
+      // Alice has been here a month; eight days after the newcomer signed up is past the seven-day window.
+      await db
+        .update(users)
+        .set({ createdAt: sql`now() - interval '30 days'` })
+        .where(eq(users.id, alice.userId));
       await db
         .update(users)
         .set({ createdAt: sql`now() - interval '8 days'` })
@@ -287,6 +291,45 @@ describe('referrals: codes, tracking, validation, stats', () => {
       const back = await track(alice, (await defaultCode(newcomer)).code);
       expect(back.statusCode).toBe(400);
       expect(back.json().detail).toBe('You cannot accept an invitation from someone you invited.');
+      expect(await bindings(env)).toEqual(before);
+    });
+
+    it('accepts only an invitation from someone who joined first: no rings, no invitations after paying', async () => {
+      const a = await person(env, 'ring-a');
+      const b = await person(env, 'ring-b');
+      const c = await person(env, 'ring-c');
+      // c joined last: b's invitation binds c, a's binds b; a ring back to a cannot close.
+      expect((await track(c, (await defaultCode(b)).code)).statusCode).toBe(200);
+      expect((await track(b, (await defaultCode(a)).code)).statusCode).toBe(200);
+      const before = await bindings(env);
+      const back = await track(a, (await defaultCode(c)).code);
+      expect(back.statusCode).toBe(400);
+      expect(back.json().detail).toBe(
+        'This invitation is from someone who joined after you, so it cannot be accepted.',
+      );
+      // Once bound, any code at all (even an unknown one) answers exactly ALREADY_REFERRED.
+      const again = await track(c, 'NO-SUCH-CODE');
+      expect(again.statusCode).toBe(409);
+      expect(again.json().detail).toBe(ALREADY_REFERRED);
+      // Someone who has paid already cannot be bound: their first payment is behind them.
+      const { db } = env.container.database;
+      const payer = await person(env, 'payer');
+      await db.insert(payments).values({
+        userId: payer.userId,
+        packageId: 'starter',
+        packageName: 'Starter',
+        credits: 100,
+        amountCents: 500,
+        currency: 'usd',
+        status: 'paid',
+        paidAt: new Date(),
+        stripeSessionId: `cs_test_${payer.userId}`,
+        successUrl: 'http://localhost/s',
+        cancelUrl: 'http://localhost/c',
+      });
+      const late = await track(payer, (await defaultCode(a)).code);
+      expect(late.statusCode).toBe(400);
+      expect(late.json().detail).toBe('Invitations can only be accepted before your first purchase.');
       expect(await bindings(env)).toEqual(before);
     });
 
