@@ -1,3 +1,4 @@
+import { E164 } from '@lumina/contracts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import { signInEmail } from '../../adapters/mail/sign-in-email.ts';
 import type { SmsSender } from '../../adapters/sms/sms.ts';
@@ -34,7 +35,6 @@ export type ConsumeResult =
   | { status: 'RESTART_FLOW_ERROR' };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** Trims and lowercases an email; undefined when it is not one. */
 export function normaliseEmail(value: unknown): string | undefined {

@@ -14,12 +14,21 @@ export async function lockJoined(db: DbOrTx, referredId: string): Promise<Referr
   return row;
 }
 
-/** Whether the person has been paid by any payment other than `paymentId` (then it is not the first). */
-export async function hasOtherPaidPayment(db: DbOrTx, userId: string, paymentId: string): Promise<boolean> {
+/**
+ * Whether the person has a paid payment (a refunded one counts: it was paid), other than `except` when
+ * given: with it, whether the payment `except` is not their first; without it, whether they paid at all.
+ */
+export async function hasPaidPayment(db: DbOrTx, userId: string, except?: string): Promise<boolean> {
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(eq(payments.userId, userId), ne(payments.id, paymentId), isNotNull(payments.paidAt)))
+    .where(
+      and(
+        eq(payments.userId, userId),
+        except === undefined ? undefined : ne(payments.id, except),
+        isNotNull(payments.paidAt),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }

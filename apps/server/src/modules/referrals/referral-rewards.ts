@@ -58,7 +58,7 @@ export class ReferralRewards implements PaymentReferrals {
   async paid(tx: Tx, payment: PaymentRow): Promise<void> {
     const referral = await repo.lockJoined(tx, payment.userId);
     if (!referral) return;
-    if (await repo.hasOtherPaidPayment(tx, payment.userId, payment.id)) return;
+    if (await repo.hasPaidPayment(tx, payment.userId, payment.id)) return;
     const { settings, ledger } = this.deps;
     const now = this.now();
     const referrerCreatedAt = await repo.lockReferrer(tx, referral.referrerId);

@@ -1,7 +1,6 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import {
-  payments,
   referralCodes,
   referrals,
   users,
@@ -149,14 +148,4 @@ export async function findUser(db: DbOrTx, userId: string) {
     .from(users)
     .where(eq(users.id, userId));
   return row;
-}
-
-/** Whether the person has ever paid (a refunded payment counts: it was their first). */
-export async function hasPaidPayment(db: DbOrTx, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.userId, userId), isNotNull(payments.paidAt)))
-    .limit(1);
-  return row !== undefined;
 }

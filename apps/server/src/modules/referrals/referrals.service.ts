@@ -18,9 +18,8 @@ import {
   listReferrals,
   lockUser,
   updateCode,
-  hasPaidPayment,
 } from './referrals.repository.ts';
-import { countRewardedSince } from './referral-rewards.repository.ts';
+import { countRewardedSince, hasPaidPayment } from './referral-rewards.repository.ts';
 import { ALREADY_REFERRED } from '@lumina/contracts';
 
 /** Codes a person may hold at once (deleted ones do not count), their default included. */
