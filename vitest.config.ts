@@ -10,6 +10,9 @@ const dbBacked = ['apps/server/test/**/*.test.ts', 'apps/server/src/modules/**/*
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine. CI sets
+    // VITEST_MAX_WORKERS=2 (most server tests wait on sockets and timers, not on a core).
+    ...(process.env.VITEST_MAX_WORKERS ? { maxWorkers: Number(process.env.VITEST_MAX_WORKERS) } : {}),
     projects: [
       {
         test: {

@@ -1,5 +1,9 @@
 import sharp from 'sharp';
-import type { RunResult, TextToImageProvider } from '../apps/server/src/adapters/providers/text-to-image.ts';
+import {
+  ProviderError,
+  type RunResult,
+  type TextToImageProvider,
+} from '../apps/server/src/adapters/providers/text-to-image.ts';
 
 export const OUTPUT_SIDE = 256;
 
@@ -27,6 +31,25 @@ export class InstantProvider implements TextToImageProvider {
       seed: request.seed,
       requestId: `instant-${Math.random().toString(36).slice(2)}`,
     };
+  }
+  async cancel() {
+    return false;
+  }
+}
+
+/**
+ * A vendor that fails at once with a temporary problem (the failover bench's first vendor): what the
+ * pipeline then spends moving the job to the model's alternate is ours to measure.
+ */
+export class FailingProvider implements TextToImageProvider {
+  readonly available = true;
+  constructor(readonly name: 'fal' | 'replicate') {}
+  async run(): Promise<RunResult> {
+    throw new ProviderError(
+      `${this.name}: 503 (bench)`,
+      'transient',
+      'The provider had a temporary problem.',
+    );
   }
   async cancel() {
     return false;

@@ -17,13 +17,24 @@ import { createContainer } from '../apps/server/src/container.ts';
 import { createJobHandlers } from '../apps/server/src/queue/handlers.ts';
 import { startWorkers } from '../apps/server/src/queue/workers.ts';
 import { createLogger } from '../apps/server/src/logger.ts';
-import { InstantProvider } from './instant-provider.ts';
+import { FailingProvider, InstantProvider } from './instant-provider.ts';
 import { signIn } from './support.ts';
 
 const config = loadConfig(process.env);
 const log = createLogger(config.logLevel);
+// BENCH_FAILOVER: fal.ai and Replicate fail at once (temporary), so models whose first vendor is one of
+// them move to their alternate (the instant local provider); see the failover part of pipeline.bench.ts.
+const failover = process.env.BENCH_FAILOVER === '1';
 const container = await createContainer(config, log, {
-  adapters: { local: { textToImage: new InstantProvider() } },
+  adapters: {
+    local: { textToImage: new InstantProvider() },
+    ...(failover
+      ? {
+          fal: { textToImage: new FailingProvider('fal') },
+          replicate: { textToImage: new FailingProvider('replicate') },
+        }
+      : {}),
+  },
 });
 let app: FastifyInstance | undefined;
 

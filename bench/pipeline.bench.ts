@@ -8,6 +8,7 @@
  * job succeeded → `GET /api/images` lists it. This process is only the load generator, over real HTTP.
  *
  * Run: `npx tsx bench/pipeline.bench.ts [--runs 100] [--jobs 600] [--no-write] [--baseline <dir>]`.
+ * `--failover`: instead, the cost of failover between vendors side by side (see measureFailover).
  * `--baseline <dir>`: also measure the pipeline servers of another checkout (an older commit, with its
  * node_modules), interleaved with this one's in the same run (per topology: baseline, then this
  * checkout), and report both and the ratio; nothing is written to the docs then.
@@ -49,6 +50,8 @@ const BASELINE = args.includes('--baseline')
   ? path.resolve(args[args.indexOf('--baseline') + 1]!)
   : undefined;
 const THIS_CHECKOUT = path.resolve(import.meta.dirname, '..');
+/** `--failover`: the cost of failover (issue 17), models side by side in one process; see measureFailover. */
+const FAILOVER = args.includes('--failover');
 
 interface Topology {
   name: string;
@@ -247,9 +250,153 @@ async function measure(topology: Topology, checkout = THIS_CHECKOUT): Promise<Re
   }
 }
 
+if (FAILOVER) {
+  await measureFailover();
+  process.exit(0);
+}
+
 if (BASELINE) {
   await compareWithBaseline(BASELINE);
   process.exit(0);
+}
+
+/**
+ * Failover's cost, side by side in one process (API + worker) on PostgreSQL, the variants taking turns
+ * job by job so they share the machine's moments: a model without alternates (the baseline), the
+ * same instant provider as a model with an alternate whose first vendor answers (the target: no
+ * overhead), a model whose first vendor fails at once with a temporary problem so the job moves to its
+ * alternate (what a move costs us, beyond the failing vendor's own time), and one whose first vendor's
+ * breaker is open so the job skips it. fal.ai and Replicate are injected as vendors that fail at once
+ * (BENCH_FAILOVER in pipeline-server.ts); every alternate is the instant local provider.
+ */
+async function measureFailover() {
+  const variants = [
+    { label: 'no alternates (baseline): local-aurora', model: 'local-aurora' },
+    { label: 'alternates, first vendor answers: local-prism → fal', model: 'local-prism' },
+    { label: 'first vendor fails, moved: flux-dev fal → local', model: 'flux-dev' },
+    { label: 'first vendor’s breaker open, skipped: replicate → local', model: 'flux-schnell-replicate' },
+  ];
+  const local = { provider: 'local', providerModel: 'local/aurora' };
+  const modelsJson = JSON.stringify([
+    { id: 'local-prism', alternates: [{ provider: 'fal', providerModel: 'fal-ai/flux/dev' }] },
+    { id: 'flux-dev', alternates: [local] },
+    { id: 'flux-schnell-replicate', alternates: [local] },
+  ]);
+  const db = await freshPostgres();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lumina-bench-'));
+  const load0 = os.loadavg()[0]!;
+  const api = startProcess(THIS_CHECKOUT, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    WELCOME_CREDITS: '1000000',
+    DATABASE_URL: db.url,
+    RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+    RATE_LIMIT_IP_WRITE_PER_MINUTE: '1000000',
+    QUEUE_POLL_INTERVAL_SECONDS: '0.5',
+    WORKER_CONCURRENCY: String(CONCURRENCY),
+    ROLES: 'api,worker',
+    BENCH_FAILOVER: '1',
+    MODELS_JSON: modelsJson,
+    // fal.ai fails every time here; its breaker must stay closed so every job pays for a real move.
+    VENDOR_BREAKER_FAILURES: '1000',
+    VENDOR_BREAKER_COOLDOWN_SECONDS: '86400',
+  });
+  const admin = new pg.Client({ connectionString: db.url });
+  try {
+    const { port, token } = await api.ready;
+    await admin.connect();
+    // Replicate's breaker open (as after repeated failures), for the "skipped" variant.
+    await admin.query(
+      `insert into vendor_health (vendor, state, consecutive_failures, opened_at) values ('replicate', 'open', 5, now())`,
+    );
+    const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 4 });
+    const call = async (method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) => {
+      const res = await pool.request({
+        method,
+        path: url,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: res.statusCode, text: await res.body.text() };
+    };
+    const oneJob = async (model: string, i: number) => {
+      const text = `failover ${model} ${i}`;
+      const t0 = performance.now();
+      const res = await call('POST', '/api/prompt', { text, model, seed: i, aspect_ratio: '1:1' });
+      if (res.status !== 202) throw new Error(`prompt: ${res.status} ${res.text}`);
+      for (;;) {
+        const page = JSON.parse((await call('GET', '/api/images?limit=1')).text) as {
+          items: Array<{ prompt: string; provider: string }>;
+        };
+        if (page.items[0]?.prompt === text) {
+          if (page.items[0].provider !== 'local')
+            throw new Error(`${model}: made by ${page.items[0].provider}`);
+          return performance.now() - t0;
+        }
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    for (let i = 0; i < 10; i++) for (const v of variants) await oneJob(v.model, 100_000 + i);
+    const latencies = variants.map(() => [] as number[]);
+    for (let i = 0; i < RUNS; i++) {
+      // Rotate who goes first, so no variant always follows the same one.
+      for (let k = 0; k < variants.length; k++) {
+        const j = (i + k) % variants.length;
+        latencies[j]!.push(await oneJob(variants[j]!.model, i));
+      }
+    }
+    await pool.close();
+    const base = percentile(latencies[0]!, 50);
+    const baseP95 = percentile(latencies[0]!, 95);
+    const rows = variants.map((v, j) => [
+      v.label,
+      String(latencies[j]!.length),
+      ms(percentile(latencies[j]!, 50)),
+      ms(percentile(latencies[j]!, 95)),
+      `${(percentile(latencies[j]!, 50) / base).toFixed(2)}×`,
+      `${(percentile(latencies[j]!, 95) / baseP95).toFixed(2)}×`,
+    ]);
+    const out = table(['model', 'runs', 'median', 'p95', 'median ÷ baseline', 'p95 ÷ baseline'], rows);
+    const note = machineNote(load0, os.loadavg()[0]!);
+    console.log(out);
+    console.log(note);
+    const moveCost = percentile(latencies[2]!, 50) - percentile(latencies[1]!, 50);
+    const skipCost = percentile(latencies[3]!, 50) - percentile(latencies[1]!, 50);
+    if (WRITE) {
+      writeSection(
+        'Failover in the generation pipeline',
+        `
+What failover (issue 17) adds to a job, from \`POST /api/prompt\` to the image listed by
+\`GET /api/images\`, on PostgreSQL, one process (API + worker, \`bench/pipeline-server.ts\` with
+\`BENCH_FAILOVER=1\`): the instant local provider makes every image; fal.ai and Replicate are
+injected as vendors that fail at once with a temporary problem. Four models take turns job by job in the
+same run (${RUNS} rounds after 10 warm-up rounds): a model without alternates (the baseline), a model
+with an alternate whose first vendor answers, a model whose first vendor fails so the job moves to
+its alternate, and a model whose first vendor's breaker is open so the job skips it. Every job checks
+its vendor's breaker (one indexed read of \`vendor_health\`), the baseline's too.
+Command: \`npx tsx bench/pipeline.bench.ts --failover\`. Target: no overhead when the first vendor
+answers (within noise of 1.00×).
+
+${note}
+
+${out}
+
+A move costs ${ms(moveCost)} at the median beyond the failing vendor's own time (counting the failure
+on the breaker, asking the vendor to drop the request, the job row's move, and the alternate's call);
+skipping an open vendor costs ${ms(skipCost)}. A real vendor's failure costs what it takes that vendor to
+fail (up to PROVIDER_TIMEOUT_SECONDS for one that never answers), which is what the breaker saves the
+jobs after it opens.
+`,
+      );
+    }
+  } finally {
+    await admin.end().catch(() => undefined);
+    await stopProcess(api.child);
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 /**

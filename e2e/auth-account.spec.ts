@@ -8,7 +8,7 @@ import {
   signInWithCode,
   totpCard,
 } from './support/auth';
-import { en as common } from './support/locale';
+import { en as common, FACTOR_NAMES, SDK_TRANSLATIONS, SIGN_OUT } from './support/locale';
 import {
   authenticator,
   newPersonOnAccountPage,
@@ -83,7 +83,7 @@ test('with the email second factor on, a Google sign-in stops at /auth/mfa/otp-e
   await nextGoogleUser(request, { sub: `google-${email}`, email });
   const before = await latestMessageId(request, email);
   await header(page).getByRole('link', { name: common.header.signIn }).click();
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByRole('button', { name: 'Continue with Google', exact: true }).click();
   await expect(page).toHaveURL(/\/auth\/mfa\/otp-email/);
   await card.code(page).fill((await nextMessage(request, email, before)).code!);
   await card.submit(page).click();
@@ -127,11 +127,14 @@ test('with both second factors on, a Google sign-in offers the /auth/mfa chooser
   await header(page).getByRole('button', { name: common.header.signOut }).click();
   await nextGoogleUser(request, { sub: `google-${email}`, email });
   await header(page).getByRole('link', { name: common.header.signIn }).click();
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByRole('button', { name: 'Continue with Google', exact: true }).click();
   await expect(page).toHaveURL(/\/auth\/mfa(\?|$)/);
-  await expect(card.container(page)).toContainText('Please select a factor');
-  await expect(card.container(page)).toContainText('Email based OTP');
-  await page.locator('[data-supertokens~="factorChooserOption"]', { hasText: 'TOTP' }).click();
+  // The chooser speaks our words (apps/web/src/lib/supertokens-translations.ts), not the SDK's jargon.
+  await expect(card.container(page)).toContainText(SDK_TRANSLATIONS.en!.MULTI_FACTOR_CHOOSER_HEADER_TITLE!);
+  await expect(card.container(page)).toContainText(FACTOR_NAMES['otp-email']);
+  await expect(card.container(page)).toContainText(SIGN_OUT);
+  await expect(card.container(page)).not.toContainText(/OTP|Log ?out/i);
+  await page.locator('[data-supertokens~="factorChooserOption"]', { hasText: FACTOR_NAMES.totp }).click();
   await expect(page).toHaveURL(/\/auth\/mfa\/totp/);
   await totpCard.code(page).fill(code(1));
   await card.submit(page).click();

@@ -93,8 +93,9 @@ test('the sign-in card links to real Terms of Service and Privacy Policy pages',
     ['Terms of Service', '/terms'],
     ['Privacy Policy', '/privacy'],
   ] as const) {
-    await page.goto('/auth');
-    await expect(card.email(page)).toBeVisible();
+    // The terms are on the card's sign-up view (the SDK's separate view, as passkeys are a first factor).
+    await page.goto('/auth?show=signup');
+    await expect(card.container(page)).toBeVisible();
     const link = card.container(page).getByRole('link', { name });
     await expect(link).toHaveAttribute('href', path);
     // The prebuilt card opens them in a new tab.

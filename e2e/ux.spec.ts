@@ -255,6 +255,12 @@ test('Animate: Save, "Use as input", and the Gallery’s Videos view (poster, le
     return el.play();
   });
   await expect.poll(() => video.evaluate((el: HTMLVideoElement) => el.currentTime)).toBeGreaterThan(0);
+  // The MP4 that just played carries content credentials: animated from its image, intact.
+  const credentials = card.getByTestId('video-credentials');
+  await credentials.locator('summary').click();
+  await expect(credentials.getByTestId('credentials-made')).toContainText('Made with AI by');
+  await expect(credentials.getByTestId('credentials-edited')).toHaveText('Animated from 1 image');
+  await expect(credentials.getByTestId('credentials-validity')).toHaveText(t.gallery.credentials.valid);
   await shot(page, 'gallery-videos');
 
   await card.getByTestId('video-delete').click();

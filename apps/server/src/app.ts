@@ -24,6 +24,7 @@ import { onboardingRoutes } from './modules/onboarding/onboarding.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { vendorsRoutes } from './modules/vendors/vendors.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { registerAuth } from './modules/auth/auth.routes.ts';
 import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
@@ -70,7 +71,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Plus the hosts of the "Sign in with Lumina" clients' logos, which the sign-in card shows.
+        imgSrc: ["'self'", 'data:', 'blob:', ...oauthClientLogoOrigins(config)],
         mediaSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
@@ -101,6 +103,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await registerAuth(app, container.services.auth, container.database.db);
 
   systemRoutes(app, container);
+  vendorsRoutes(app, container.services.vendors.service);
   siteRoutes(app, config);
   fileRoutes(app, { storage: container.storage, secret: container.fileUrlSecret });
   const { generation, jobs, images, ledger, models, webhooks } = container.services;
@@ -164,4 +167,10 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
 
   await registerWebApp(app, config.webDistDir);
   return app;
+}
+
+/** Origins of the logos of OAUTH_CLIENTS_JSON clients (the sign-in card shows the app it signs in to). */
+function oauthClientLogoOrigins(config: Container['config']): string[] {
+  const origins = config.auth.oauthClients.flatMap((c) => (c.logoUri ? [new URL(c.logoUri).origin] : []));
+  return [...new Set(origins)].filter((o) => o.startsWith('http'));
 }

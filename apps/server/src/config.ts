@@ -1,10 +1,13 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { catalogueProblem, loadCatalogue, type ModelEntry } from './adapters/providers/catalogue.ts';
+import { comfyCatalogueProblem } from './adapters/providers/comfyui/workflows.ts';
 import type { S3Settings } from './adapters/storage/index.ts';
+import { parseEncryptionKey } from './modules/auth/key-encryption.ts';
 import {
   loadProducts,
   productsProblem,
@@ -105,6 +108,10 @@ export const EnvSchema = z
     REFRESH_TOKEN_LIFETIME_MINUTES: z.coerce.number().int().min(1).max(525_600).default(144_000),
     REFRESH_TOKEN_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
     JWT_KEY_ROTATION_HOURS: z.coerce.number().min(0.01).max(8760).default(168),
+    /** 32 random bytes (base64 or hex) that encrypt the signing keys at rest; required in production. */
+    AUTH_KEYS_ENCRYPTION_KEY: z.string().min(1).optional(),
+    /** Earlier encryption keys, comma-separated: they only decrypt, and start-up re-encrypts with the current one. */
+    AUTH_KEYS_ENCRYPTION_KEY_PREVIOUS: z.string().min(1).optional(),
     SESSION_COOKIE_DOMAIN: z.string().min(1).optional(),
     SESSION_COOKIE_SAME_SITE: z.enum(['auto', 'lax', 'strict', 'none']).default('auto'),
     SESSION_ANTI_CSRF: z.enum(['auto', 'none', 'via-custom-header', 'via-token']).default('auto'),
@@ -118,6 +125,12 @@ export const EnvSchema = z
     MAIL_FROM: z.string().min(3).default('Lumina <no-reply@lumina.local>'),
     SMS_WEBHOOK_URL: z.url().optional(),
     EMAIL_VERIFICATION: z.enum(['off', 'optional', 'required']).default('off'),
+    /** Passkeys: the WebAuthn relying-party id (a domain; defaults to WEB_URL's host) and the name people see. */
+    WEBAUTHN_RP_ID: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/i, 'WEBAUTHN_RP_ID must be a domain name')
+      .optional(),
+    WEBAUTHN_RP_NAME: z.string().min(1).max(100).default('Lumina'),
     TENANTS_JSON: z.string().min(2).optional(),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(100_000).default(60),
@@ -128,7 +141,20 @@ export const EnvSchema = z
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
     GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+    // Google Workspaces (id google-workspaces): only accounts of the allowed hosted domain(s) (`hd`).
+    GOOGLE_WORKSPACES_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_WORKSPACES_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_WORKSPACES_HD: z
+      .string()
+      .regex(
+        /^(\*|[a-z0-9.-]+(\s*,\s*[a-z0-9.-]+)*)$/i,
+        'must be * or a comma list of domains, e.g. example.com,example.org',
+      )
+      .optional(),
+    GOOGLE_WORKSPACES_ISSUER: z.url().default('https://accounts.google.com'),
     OIDC_PROVIDERS_JSON: z.string().min(2).optional(),
+    // "Sign in with Lumina": the relying parties of our own OpenID provider (modules/auth/oauth2-provider.ts).
+    OAUTH_CLIENTS_JSON: z.string().min(2).optional(),
     // More third-party providers (S14). Each is offered when its client id (and secret) are set.
     GITLAB_CLIENT_ID: z.string().min(1).optional(),
     GITLAB_CLIENT_SECRET: z.string().min(1).optional(),
@@ -142,24 +168,47 @@ export const EnvSchema = z
       .string()
       .regex(/^[\w.-]{1,100}$/)
       .optional(),
+    // The Microsoft identity platform's authority host; the issuer is `<authority>/<tenant id>/v2.0`.
+    ACTIVE_DIRECTORY_AUTHORITY_URL: z.url().default('https://login.microsoftonline.com'),
     LINKEDIN_CLIENT_ID: z.string().min(1).optional(),
     LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),
+    LINKEDIN_ISSUER: z.url().default('https://www.linkedin.com/oauth'),
     APPLE_CLIENT_ID: z.string().min(1).optional(),
     APPLE_TEAM_ID: z.string().min(1).optional(),
     APPLE_KEY_ID: z.string().min(1).optional(),
     APPLE_PRIVATE_KEY: z.string().min(1).optional(),
+    APPLE_ISSUER: z.url().default('https://appleid.apple.com'),
     GITHUB_CLIENT_ID: z.string().min(1).optional(),
     GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
     GITHUB_URL: z.url().default('https://github.com'),
     GITHUB_API_URL: z.url().default('https://api.github.com'),
     DISCORD_CLIENT_ID: z.string().min(1).optional(),
     DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
+    DISCORD_URL: z.url().default('https://discord.com'),
+    DISCORD_API_URL: z.url().default('https://discord.com/api'),
     BITBUCKET_CLIENT_ID: z.string().min(1).optional(),
     BITBUCKET_CLIENT_SECRET: z.string().min(1).optional(),
+    BITBUCKET_URL: z.url().default('https://bitbucket.org'),
+    BITBUCKET_API_URL: z.url().default('https://api.bitbucket.org'),
     FACEBOOK_CLIENT_ID: z.string().min(1).optional(),
     FACEBOOK_CLIENT_SECRET: z.string().min(1).optional(),
+    FACEBOOK_URL: z.url().default('https://www.facebook.com'),
+    FACEBOOK_GRAPH_URL: z.url().default('https://graph.facebook.com'),
     TWITTER_CLIENT_ID: z.string().min(1).optional(),
     TWITTER_CLIENT_SECRET: z.string().min(1).optional(),
+    // A SAML identity provider (modules/auth/saml.*): offered when SAML_IDP_ENTRY_POINT is set.
+    SAML_IDP_ENTRY_POINT: z.url().optional(),
+    /** C2PA content credentials: the signing certificate chain (leaf first) and its EC key, PEM or a file path. */
+    C2PA_SIGNING_CERT: z.string().min(1).optional(),
+    C2PA_SIGNING_KEY: z.string().min(1).optional(),
+    SAML_IDP_CERT: z.string().min(1).optional(),
+    SAML_IDP_CERT_FILE: z.string().min(1).optional(),
+    SAML_IDP_ISSUER: z.string().min(1).max(1024).optional(),
+    SAML_SP_ENTITY_ID: z.string().min(1).max(1024).optional(),
+    SAML_PROVIDER_NAME: z.string().min(1).max(64).default('Single sign-on'),
+    SAML_SP_PRIVATE_KEY: z.string().min(1).optional(),
+    SAML_SP_CERT: z.string().min(1).optional(),
+    SAML_EMAIL_VERIFIED: bool.default(false),
     // Image providers (adapters/providers/fal, adapters/providers/replicate). A vendor without a key is unavailable.
     FAL_KEY: z.string().min(1).optional(),
     /** Test-only: sends the fal client's queue/storage calls to this base instead of fal's hosts (a fake). */
@@ -176,11 +225,38 @@ export const EnvSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be a Replicate user or organisation name')
       .optional(),
+    /** The operator's own ComfyUI server (adapters/providers/comfyui); its models are unavailable without it. */
+    COMFYUI_URL: z.url().optional(),
+    /** More ComfyUI workflows (`<name>.json`, API format with named slots) beside the built-in ones. */
+    COMFYUI_WORKFLOWS_DIR: z.string().min(1).optional(),
+    /** ComfyUI's models/loras folder as this server sees it: trained LoRAs are copied there once. */
+    COMFYUI_LORAS_DIR: z.string().min(1).optional(),
+    /** The operator's own AUTOMATIC1111 / Forge server started with `--api` (adapters/providers/a1111). */
+    A1111_URL: z
+      .url()
+      .refine(
+        (u) => !/^[a-z]+:\/\/[^/]*@/i.test(u),
+        'must not contain a user or password; put them in A1111_AUTH',
+      )
+      .optional(),
+    /** `user:pass` of the server's `--api-auth`, sent as HTTP Basic. A secret: never logged. */
+    A1111_AUTH: z
+      .string()
+      .regex(/^[^:]+:.+$/, 'must be user:password, as given to --api-auth')
+      .optional(),
+    /** OpenAI Images (adapters/providers/openai). Without a key its models are unavailable. */
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    /** API base including `/v1` (a proxy, or a fake in tests). Default https://api.openai.com/v1. */
+    OPENAI_BASE_URL: z.url().optional(),
     /** The trainer POST /api/train_model uses (modules/training); its vendor needs its key. */
     TRAINER: z.enum(['local', 'fal', 'replicate']).default('local'),
     PROVIDER_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
     /** How often fal/Replicate adapters poll a submitted request's status (webhooks usually win). */
     PROVIDER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
+    /** Temporary failures in a row after which a vendor is skipped (its circuit breaker opens). */
+    VENDOR_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+    /** How long an open breaker skips its vendor before one job may try it again (half-open). */
+    VENDOR_BREAKER_COOLDOWN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
     // Generation (modules/generation, modules/images).
     GENERATION_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
     /** Retries of a generation after a transient failure or a dead worker, before failing and refunding. */
@@ -285,20 +361,44 @@ export const EnvSchema = z
         message: 'PHONE and EMAIL_OR_PHONE need an SMS sender (SMS_WEBHOOK_URL) when NODE_ENV=production',
       });
     }
+    if (env.OAUTH_CLIENTS_JSON) {
+      const problem = oauthClientsProblem(env.OAUTH_CLIENTS_JSON);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['OAUTH_CLIENTS_JSON'], message: problem });
+    }
     if (env.OIDC_PROVIDERS_JSON) {
       const problem = providersProblem(env.OIDC_PROVIDERS_JSON);
       if (problem) ctx.addIssue({ code: 'custom', path: ['OIDC_PROVIDERS_JSON'], message: problem });
     }
-    if (env.NODE_ENV === 'production' && env.GOOGLE_CLIENT_ID && !env.GOOGLE_ISSUER.startsWith('https://')) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['GOOGLE_ISSUER'],
-        message: 'must be https when NODE_ENV=production',
-      });
+    // Provider hosts change only for tests (local fakes) or self-hosted instances: https in production.
+    const hosts: [string, string][] = [
+      ['GOOGLE', 'GOOGLE_ISSUER'],
+      ['GOOGLE_WORKSPACES', 'GOOGLE_WORKSPACES_ISSUER'],
+      ['APPLE', 'APPLE_ISSUER'],
+      ['LINKEDIN', 'LINKEDIN_ISSUER'],
+      ['ACTIVE_DIRECTORY', 'ACTIVE_DIRECTORY_AUTHORITY_URL'],
+      ['DISCORD', 'DISCORD_URL'],
+      ['DISCORD', 'DISCORD_API_URL'],
+      ['BITBUCKET', 'BITBUCKET_URL'],
+      ['BITBUCKET', 'BITBUCKET_API_URL'],
+      ['FACEBOOK', 'FACEBOOK_URL'],
+      ['FACEBOOK', 'FACEBOOK_GRAPH_URL'],
+    ];
+    for (const [provider, key] of hosts) {
+      const value = (env as Record<string, unknown>)[key];
+      const used = (env as Record<string, unknown>)[`${provider}_CLIENT_ID`];
+      if (
+        env.NODE_ENV === 'production' &&
+        used &&
+        typeof value === 'string' &&
+        !value.startsWith('https://')
+      ) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'must be https when NODE_ENV=production' });
+      }
     }
     // A provider's client id needs its other settings (Apple signs its client secret with the team key).
     const needs: [string, string[]][] = [
       ['GOOGLE', ['GOOGLE_CLIENT_SECRET']],
+      ['GOOGLE_WORKSPACES', ['GOOGLE_WORKSPACES_CLIENT_SECRET', 'GOOGLE_WORKSPACES_HD']],
       ['GITLAB', ['GITLAB_CLIENT_SECRET']],
       ['OKTA', ['OKTA_CLIENT_SECRET', 'OKTA_ISSUER']],
       ['ACTIVE_DIRECTORY', ['ACTIVE_DIRECTORY_CLIENT_SECRET', 'ACTIVE_DIRECTORY_TENANT_ID']],
@@ -320,6 +420,7 @@ export const EnvSchema = z
         });
       }
     }
+    for (const [key, message] of samlProblems(env)) ctx.addIssue({ code: 'custom', path: [key], message });
     if (env.MODELS_JSON || env.MODELS_FILE) {
       const problem = catalogueProblem({ json: env.MODELS_JSON, file: env.MODELS_FILE });
       if (problem)
@@ -329,10 +430,34 @@ export const EnvSchema = z
           message: problem,
         });
     }
+    {
+      // The ComfyUI workflows (built-in and the operator's) and the catalogue entries naming them.
+      let models: ModelEntry[] = [];
+      try {
+        models = loadCatalogue({ json: env.MODELS_JSON, file: env.MODELS_FILE });
+      } catch {
+        // Reported above.
+      }
+      const problem = comfyCatalogueProblem(models, env.COMFYUI_WORKFLOWS_DIR);
+      if (problem) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [
+            env.COMFYUI_WORKFLOWS_DIR
+              ? 'COMFYUI_WORKFLOWS_DIR'
+              : env.MODELS_FILE
+                ? 'MODELS_FILE'
+                : 'MODELS_JSON',
+          ],
+          message: problem,
+        });
+      }
+    }
     if (env.TENANTS_JSON) {
       const problem = tenantsProblem(env.TENANTS_JSON);
       if (problem) ctx.addIssue({ code: 'custom', path: ['TENANTS_JSON'], message: problem });
     }
+    for (const [key, message] of c2paProblems(env)) ctx.addIssue({ code: 'custom', path: [key], message });
     if (env.NODE_ENV === 'production' && !env.STRIPE_SECRET_KEY) {
       ctx.addIssue({
         code: 'custom',
@@ -363,6 +488,35 @@ export const EnvSchema = z
         });
       }
     }
+    if (env.AUTH_KEYS_ENCRYPTION_KEY) {
+      const problem = parseEncryptionKey(env.AUTH_KEYS_ENCRYPTION_KEY);
+      if (typeof problem === 'string')
+        ctx.addIssue({ code: 'custom', path: ['AUTH_KEYS_ENCRYPTION_KEY'], message: problem });
+    } else if (env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AUTH_KEYS_ENCRYPTION_KEY'],
+        message:
+          'is required when NODE_ENV=production (it encrypts the signing keys in the database; make one with: openssl rand -base64 32)',
+      });
+    }
+    if (env.AUTH_KEYS_ENCRYPTION_KEY_PREVIOUS) {
+      if (!env.AUTH_KEYS_ENCRYPTION_KEY) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['AUTH_KEYS_ENCRYPTION_KEY'],
+          message: 'is required when AUTH_KEYS_ENCRYPTION_KEY_PREVIOUS is set',
+        });
+      }
+      const keys = env.AUTH_KEYS_ENCRYPTION_KEY_PREVIOUS.split(',').map((k) => k.trim());
+      if (keys.some((k) => typeof parseEncryptionKey(k) === 'string')) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['AUTH_KEYS_ENCRYPTION_KEY_PREVIOUS'],
+          message: 'must be a comma-separated list of 32-byte keys written as base64 or hex',
+        });
+      }
+    }
     if (env.NODE_ENV === 'production' && !env.FILE_URL_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -386,6 +540,11 @@ export interface Config {
   galleryCache: { seconds: number; maxBytes: number };
   roles: ReadonlyArray<'api' | 'worker'>;
   dataDir: string;
+  /**
+   * The operator's C2PA signing certificate chain and key (PEM); unset outside production means a
+   * development certificate made at first start in `dataDir/c2pa`.
+   */
+  c2pa?: { certificatePem: string; privateKeyPem: string };
   database: {
     url?: string;
     poolSize: number;
@@ -604,8 +763,16 @@ export interface ProvidersConfig {
   timeoutSeconds: number;
   /** Status poll interval of the hosted adapters. */
   pollIntervalMs: number;
+  /** Each vendor's circuit breaker (modules/vendors): failures in a row that open it, and its cool-down. */
+  breaker: { failures: number; cooldownSeconds: number };
   fal: { key?: string; baseUrl?: string; webhookJwksUrl: string };
   replicate: { apiToken?: string; baseUrl: string; webhookSecret?: string; trainingOwner?: string };
+  /** The operator's ComfyUI server; `url` unset means its models are unavailable. */
+  comfyui: { url?: string; workflowsDir?: string; lorasDir?: string };
+  /** AUTOMATIC1111 / Forge: `url` unset means its models are unavailable; `auth` is `user:pass` (Basic). */
+  a1111?: { url?: string; auth?: string };
+  /** OpenAI Images: `apiKey` unset means its models are unavailable. */
+  openai?: { apiKey?: string; baseUrl?: string };
   /** The vendor POST /api/train_model trains on (TRAINER). */
   trainer: 'local' | 'fal' | 'replicate';
 }
@@ -615,6 +782,11 @@ export interface TenantConfig {
   firstFactors?: string[];
   /** Third-party provider ids enabled for the tenant (only configured providers are offered). */
   thirdPartyProviders?: string[];
+  /**
+   * Email domains whose people may use the tenant (claim `st-t-dmns`), lowercase, exact match: `acme.com`
+   * does not admit `eng.acme.com` (list it too). Unset: every domain.
+   */
+  allowedDomains?: string[];
 }
 
 export interface AuthConfig {
@@ -625,6 +797,11 @@ export interface AuthConfig {
   /** A rotated-out refresh token still works this long if its successor was never used (lost responses). */
   refreshTokenReuseGraceSeconds: number;
   jwtKeyRotationHours: number;
+  /**
+   * The keys that encrypt the signing keys at rest (AUTH_KEYS_ENCRYPTION_KEY, then the _PREVIOUS list,
+   * which only decrypt). Unset (development only): keys are stored unencrypted.
+   */
+  keysEncryption?: { current: Buffer; previous: Buffer[] };
   cookieDomain?: string;
   cookieSameSite: 'auto' | 'lax' | 'strict' | 'none';
   antiCsrf: 'auto' | 'none' | 'via-custom-header' | 'via-token';
@@ -638,6 +815,8 @@ export interface AuthConfig {
   mailFrom: string;
   smsWebhookUrl?: string;
   emailVerification: 'off' | 'optional' | 'required';
+  /** Passkeys (WebAuthn): the relying party and the page origins a passkey ceremony may come from. */
+  webauthn: { rpId: string; rpName: string; origins: string[] };
   /** Extra tenants by id (`public` always exists); from TENANTS_JSON. */
   tenants: Record<string, TenantConfig>;
   rateLimit: {
@@ -654,6 +833,28 @@ export interface AuthConfig {
   oidcProviders: OidcProviderConfig[];
   /** Third-party providers that speak plain OAuth 2 (no id_token): profile and email come from their APIs. */
   oauth2Providers: OAuth2ProviderConfig[];
+  /** Relying parties of "Sign in with Lumina" (our OpenID provider); from OAUTH_CLIENTS_JSON. */
+  oauthClients: OAuthClientConfig[];
+  /** The SAML identity provider, when SAML_IDP_ENTRY_POINT is set (modules/auth/saml.service.ts). */
+  saml?: SamlProviderConfig;
+}
+
+/** One relying party of our OpenID provider (OAUTH_CLIENTS_JSON). */
+export interface OAuthClientConfig {
+  clientId: string;
+  /** Absent for a public client (a browser or native app), which authenticates with PKCE alone. */
+  clientSecret?: string;
+  name: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  logoUri?: string;
+  clientUri?: string;
+  tosUri?: string;
+  policyUri?: string;
+  /** First-party clients are the operator's own apps: no consent step. Only they are accepted today. */
+  firstParty: boolean;
+  scopes: string[];
+  grantTypes: ('authorization_code' | 'refresh_token')[];
 }
 
 export type OAuth2ProviderId = 'github' | 'discord' | 'bitbucket' | 'facebook' | 'twitter';
@@ -662,7 +863,10 @@ export interface OAuth2ProviderConfig {
   id: OAuth2ProviderId;
   clientId: string;
   clientSecret: string;
-  /** GitHub only: the web and API hosts (GitHub Enterprise Server, or a local fake in tests). */
+  /**
+   * The provider's web (authorise) and API hosts: GitHub Enterprise Server, or a local fake in tests.
+   * Set for GitHub, Discord, Bitbucket and Facebook (X keeps its fixed hosts).
+   */
   webUrl?: string;
   apiUrl?: string;
 }
@@ -678,6 +882,10 @@ export interface OidcProviderConfig {
   scopes: string[];
   /** Send PKCE (S256); on unless the provider is known to refuse it. */
   pkce?: boolean;
+  /** How the token request authenticates the client: secret in the body (default) or HTTP Basic. */
+  clientAuth?: 'post' | 'basic';
+  /** Google Workspaces: the hosted domains whose accounts may sign in (`*` = any Workspace domain). */
+  hostedDomains?: string[];
   /** Extra authorisation-URL parameters (e.g. Apple's `response_mode=form_post`). */
   authParams?: Record<string, string>;
   /** Apple: the client secret is an ES256 JWT signed with this key (team id, key id, PKCS#8 PEM). */
@@ -704,11 +912,109 @@ function providersProblem(json: string): string | undefined {
   }
 }
 
+const redirectUri = z.url().refine((u) => !u.includes('#'), 'a redirect URI has no fragment');
+const OAuthClientsSchema = z
+  .array(
+    z.object({
+      client_id: z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, 'client_id is 1-128 letters, digits or ._~-'),
+      client_secret: z.string().min(32, 'client_secret must be at least 32 characters').optional(),
+      name: z.string().min(1).max(200),
+      redirect_uris: z.array(redirectUri).min(1, 'needs at least one redirect_uri'),
+      post_logout_redirect_uris: z.array(redirectUri).default([]),
+      logo_uri: z.url().optional(),
+      client_uri: z.url().optional(),
+      tos_uri: z.url().optional(),
+      policy_uri: z.url().optional(),
+      first_party: z.boolean().default(false),
+      scopes: z
+        .array(z.enum(['openid', 'email', 'offline_access']))
+        .default(['openid', 'email', 'offline_access']),
+      grant_types: z
+        .array(z.enum(['authorization_code', 'refresh_token']))
+        .default(['authorization_code', 'refresh_token']),
+    }),
+  )
+  .superRefine((clients, ctx) => {
+    const seen = new Set<string>();
+    clients.forEach((c, i) => {
+      if (seen.has(c.client_id)) {
+        ctx.addIssue({ code: 'custom', path: [i, 'client_id'], message: 'appears twice' });
+      }
+      seen.add(c.client_id);
+      if (!c.first_party) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'first_party'],
+          message:
+            'only first-party clients are supported (there is no consent screen yet); set "first_party": true',
+        });
+      }
+    });
+  });
+
+function oauthClientsProblem(json: string): string | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return 'must be JSON, e.g. [{"client_id":"app","name":"App","redirect_uris":["https://app.example/cb"],"first_party":true}]';
+  }
+  const parsed = OAuthClientsSchema.safeParse(raw);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0]!;
+  const index = typeof issue.path[0] === 'number' ? issue.path[0] : undefined;
+  const id =
+    index !== undefined && Array.isArray(raw)
+      ? (raw[index] as { client_id?: unknown } | undefined)?.client_id
+      : undefined;
+  const client =
+    index === undefined ? '' : `client ${typeof id === 'string' ? `"${id}"` : `#${index + 1}`}: `;
+  const field = issue.path.slice(1).join('.');
+  // Messages that already start with the field's name are not prefixed again.
+  const named = field && !issue.message.startsWith(field) ? `${field} ` : '';
+  return `${client}${named}${issue.message}`;
+}
+
+function oauthClientsFrom(env: Env): OAuthClientConfig[] {
+  if (!env.OAUTH_CLIENTS_JSON) return [];
+  return OAuthClientsSchema.parse(JSON.parse(env.OAUTH_CLIENTS_JSON)).map((c) => ({
+    clientId: c.client_id,
+    clientSecret: c.client_secret,
+    name: c.name,
+    redirectUris: c.redirect_uris,
+    postLogoutRedirectUris: c.post_logout_redirect_uris,
+    logoUri: c.logo_uri,
+    clientUri: c.client_uri,
+    tosUri: c.tos_uri,
+    policyUri: c.policy_uri,
+    firstParty: c.first_party,
+    scopes: c.scopes,
+    grantTypes: c.grant_types,
+  }));
+}
+
 const TenantsSchema = z.record(
   z.string().regex(/^[a-z0-9-]{1,64}$/, 'tenant ids are lowercase letters, digits and dashes'),
   z.object({
     firstFactors: z.array(z.string().min(1)).min(1).optional(),
     thirdPartyProviders: z.array(z.string().min(1)).optional(),
+    allowedDomains: z
+      .array(
+        z
+          .string()
+          .transform((d) => d.trim().toLowerCase())
+          .pipe(
+            z
+              .string()
+              .max(253)
+              .regex(
+                /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+                'allowedDomains are email domains such as "acme.com" (no "@", no wildcards)',
+              ),
+          ),
+      )
+      .min(1, 'allowedDomains needs at least one domain (leave it out to allow every domain)')
+      .optional(),
   }),
 );
 
@@ -717,7 +1023,7 @@ function tenantsProblem(json: string): string | undefined {
     const parsed = TenantsSchema.safeParse(JSON.parse(json));
     return parsed.success ? undefined : `invalid tenant settings: ${parsed.error.issues[0]?.message}`;
   } catch {
-    return 'must be JSON, e.g. {"acme":{"firstFactors":["otp-email"]}}';
+    return 'must be JSON, e.g. {"acme":{"firstFactors":["otp-email"],"allowedDomains":["acme.com"]}}';
   }
 }
 
@@ -737,11 +1043,32 @@ function oidcProvidersFrom(env: Env): OidcProviderConfig[] {
       authParams: { access_type: 'offline', include_granted_scopes: 'true' },
     });
   }
+  if (env.GOOGLE_WORKSPACES_CLIENT_ID) {
+    const hostedDomains = env
+      .GOOGLE_WORKSPACES_HD!.split(',')
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean);
+    list.push({
+      id: 'google-workspaces',
+      name: 'Google Workspaces',
+      issuer: env.GOOGLE_WORKSPACES_ISSUER,
+      clientId: env.GOOGLE_WORKSPACES_CLIENT_ID,
+      clientSecret: env.GOOGLE_WORKSPACES_CLIENT_SECRET,
+      scopes: OIDC_SCOPES,
+      // Google's account chooser takes one domain or `*`; the id_token's `hd` claim is what is enforced.
+      authParams: {
+        access_type: 'offline',
+        include_granted_scopes: 'true',
+        hd: hostedDomains.length === 1 ? hostedDomains[0]! : '*',
+      },
+      hostedDomains,
+    });
+  }
   if (env.APPLE_CLIENT_ID) {
     list.push({
       id: 'apple',
       name: 'Apple',
-      issuer: 'https://appleid.apple.com',
+      issuer: env.APPLE_ISSUER,
       clientId: env.APPLE_CLIENT_ID,
       // Apple posts the code back (form_post) when email is asked for, and documents no PKCE for the web.
       scopes: ['openid', 'email'],
@@ -769,7 +1096,7 @@ function oidcProvidersFrom(env: Env): OidcProviderConfig[] {
     list.push({
       id: 'linkedin',
       name: 'LinkedIn',
-      issuer: 'https://www.linkedin.com/oauth',
+      issuer: env.LINKEDIN_ISSUER,
       clientId: env.LINKEDIN_CLIENT_ID,
       clientSecret: env.LINKEDIN_CLIENT_SECRET,
       scopes: OIDC_SCOPES,
@@ -785,6 +1112,8 @@ function oidcProvidersFrom(env: Env): OidcProviderConfig[] {
       clientId: env.OKTA_CLIENT_ID,
       clientSecret: env.OKTA_CLIENT_SECRET,
       scopes: OIDC_SCOPES,
+      // An Okta web app's token endpoint authenticates with its default, client_secret_basic.
+      clientAuth: 'basic',
     });
   }
   if (env.ACTIVE_DIRECTORY_CLIENT_ID) {
@@ -792,7 +1121,7 @@ function oidcProvidersFrom(env: Env): OidcProviderConfig[] {
       id: 'active-directory',
       name: 'Active Directory',
       // One directory (tenant) per setting: its v2.0 issuer is what the id_token's `iss` says.
-      issuer: `https://login.microsoftonline.com/${env.ACTIVE_DIRECTORY_TENANT_ID}/v2.0`,
+      issuer: `${env.ACTIVE_DIRECTORY_AUTHORITY_URL.replace(/\/$/, '')}/${env.ACTIVE_DIRECTORY_TENANT_ID}/v2.0`,
       clientId: env.ACTIVE_DIRECTORY_CLIENT_ID,
       clientSecret: env.ACTIVE_DIRECTORY_CLIENT_SECRET,
       scopes: OIDC_SCOPES,
@@ -811,6 +1140,12 @@ function oauth2ProvidersFrom(env: Env): OAuth2ProviderConfig[] {
     ['facebook', env.FACEBOOK_CLIENT_ID, env.FACEBOOK_CLIENT_SECRET],
     ['twitter', env.TWITTER_CLIENT_ID, env.TWITTER_CLIENT_SECRET],
   ];
+  const hosts: Partial<Record<OAuth2ProviderId, [string, string]>> = {
+    github: [env.GITHUB_URL, env.GITHUB_API_URL],
+    discord: [env.DISCORD_URL, env.DISCORD_API_URL],
+    bitbucket: [env.BITBUCKET_URL, env.BITBUCKET_API_URL],
+    facebook: [env.FACEBOOK_URL, env.FACEBOOK_GRAPH_URL],
+  };
   return pairs.flatMap(([id, clientId, clientSecret]) =>
     clientId && clientSecret
       ? [
@@ -818,12 +1153,10 @@ function oauth2ProvidersFrom(env: Env): OAuth2ProviderConfig[] {
             id,
             clientId,
             clientSecret,
-            ...(id === 'github'
-              ? {
-                  webUrl: env.GITHUB_URL.replace(/\/$/, ''),
-                  apiUrl: env.GITHUB_API_URL.replace(/\/$/, ''),
-                }
-              : {}),
+            ...(hosts[id] && {
+              webUrl: hosts[id][0].replace(/\/$/, ''),
+              apiUrl: hosts[id][1].replace(/\/$/, ''),
+            }),
           },
         ]
       : [],
@@ -837,6 +1170,14 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Settings whose value is never echoed in a start-up error: secrets, URLs (they may carry credentials) and
+ * the JSON settings that hold client secrets (OAUTH_CLIENTS_JSON: our OpenID provider's clients;
+ * OIDC_PROVIDERS_JSON: the third-party OpenID providers' clientSecret).
+ */
+const SECRET_SETTING =
+  /SECRET|KEY|TOKEN|PASSWORD|URL|^A1111_AUTH$|^OAUTH_CLIENTS_JSON$|^OIDC_PROVIDERS_JSON$/;
+
 /** Parses the given environment (process.env by default) into a frozen Config, or throws ConfigError. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   // Empty strings mean "unset", as in most .env files.
@@ -847,8 +1188,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       parsed.error.issues.map((issue) => {
         const name = issue.path.join('.') || '(environment)';
         const value = raw[name];
-        const shown =
-          value === undefined || /SECRET|KEY|TOKEN|PASSWORD|URL/.test(name) ? '' : ` (got "${value}")`;
+        const shown = value === undefined || SECRET_SETTING.test(name) ? '' : ` (got "${value}")`;
         return `${name}: ${issue.message}${shown}`;
       }),
     );
@@ -871,6 +1211,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     galleryCache: { seconds: env.GALLERY_CACHE_SECONDS, maxBytes: env.GALLERY_CACHE_MAX_MB * 1024 * 1024 },
     roles: env.ROLES,
     dataDir: path.resolve(env.DATA_DIR),
+    c2pa:
+      env.C2PA_SIGNING_CERT && env.C2PA_SIGNING_KEY
+        ? {
+            certificatePem: pemOrFile(env.C2PA_SIGNING_CERT)!,
+            privateKeyPem: pemOrFile(env.C2PA_SIGNING_KEY)!,
+          }
+        : undefined,
     database: {
       url: env.DATABASE_URL,
       poolSize: env.DATABASE_POOL_SIZE,
@@ -911,6 +1258,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       refreshTokenLifetimeMinutes: env.REFRESH_TOKEN_LIFETIME_MINUTES,
       refreshTokenReuseGraceSeconds: env.REFRESH_TOKEN_REUSE_GRACE_SECONDS,
       jwtKeyRotationHours: env.JWT_KEY_ROTATION_HOURS,
+      keysEncryption: env.AUTH_KEYS_ENCRYPTION_KEY
+        ? {
+            current: parseEncryptionKey(env.AUTH_KEYS_ENCRYPTION_KEY) as Buffer,
+            previous: (env.AUTH_KEYS_ENCRYPTION_KEY_PREVIOUS ?? '')
+              .split(',')
+              .map((k) => k.trim())
+              .filter(Boolean)
+              .map((k) => parseEncryptionKey(k) as Buffer),
+          }
+        : undefined,
       cookieDomain: env.SESSION_COOKIE_DOMAIN,
       cookieSameSite: env.SESSION_COOKIE_SAME_SITE,
       antiCsrf: env.SESSION_ANTI_CSRF,
@@ -924,6 +1281,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       mailFrom: env.MAIL_FROM,
       smsWebhookUrl: env.SMS_WEBHOOK_URL,
       emailVerification: env.EMAIL_VERIFICATION,
+      webauthn: webauthnSettings(env),
       tenants: env.TENANTS_JSON ? TenantsSchema.parse(JSON.parse(env.TENANTS_JSON)) : {},
       rateLimit: {
         windowSeconds: env.AUTH_RATE_LIMIT_WINDOW_SECONDS,
@@ -935,10 +1293,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       },
       oidcProviders: oidcProvidersFrom(env),
       oauth2Providers: oauth2ProvidersFrom(env),
+      oauthClients: oauthClientsFrom(env),
+      saml: samlFrom(env),
     },
     providers: {
       timeoutSeconds: env.PROVIDER_TIMEOUT_SECONDS,
       pollIntervalMs: env.PROVIDER_POLL_INTERVAL_MS,
+      breaker: {
+        failures: env.VENDOR_BREAKER_FAILURES,
+        cooldownSeconds: env.VENDOR_BREAKER_COOLDOWN_SECONDS,
+      },
       fal: { key: env.FAL_KEY, baseUrl: env.FAL_BASE_URL, webhookJwksUrl: env.FAL_WEBHOOK_JWKS_URL },
       replicate: {
         apiToken: env.REPLICATE_API_TOKEN,
@@ -946,6 +1310,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         webhookSecret: env.REPLICATE_WEBHOOK_SECRET,
         trainingOwner: env.REPLICATE_TRAINING_OWNER,
       },
+      comfyui: {
+        url: env.COMFYUI_URL,
+        workflowsDir: env.COMFYUI_WORKFLOWS_DIR,
+        lorasDir: env.COMFYUI_LORAS_DIR,
+      },
+      a1111: { url: env.A1111_URL?.replace(/\/$/, ''), auth: env.A1111_AUTH },
+      openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL?.replace(/\/$/, '') },
       trainer: env.TRAINER,
     },
     models: loadCatalogue({ json: env.MODELS_JSON, file: env.MODELS_FILE }),
@@ -1006,4 +1377,198 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
 /** Loads `.env` from the working directory when present (Node's own parser; real env vars win). */
 export function loadDotEnv(file = '.env'): void {
   if (existsSync(file)) process.loadEnvFile(file);
+}
+
+/** The WebAuthn relying party: WEBAUTHN_RP_ID or WEB_URL's host; ceremonies from WEB_URL's or PUBLIC_URL's origin. */
+function webauthnSettings(env: {
+  WEB_URL?: string;
+  PUBLIC_URL?: string;
+  PORT: number;
+  WEBAUTHN_RP_ID?: string;
+  WEBAUTHN_RP_NAME: string;
+}) {
+  const web = new URL(env.WEB_URL ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT}`);
+  const api = new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`);
+  return {
+    rpId: (env.WEBAUTHN_RP_ID ?? web.hostname).toLowerCase(),
+    rpName: env.WEBAUTHN_RP_NAME,
+    origins: [...new Set([web.origin, api.origin])],
+  };
+}
+
+export interface SamlProviderConfig {
+  /** The provider id the web SDK sees (`/auth/loginmethods`, `/auth/callback/saml`). */
+  id: 'saml';
+  /** The sign-in button's label. */
+  name: string;
+  /** The IdP's single sign-on URL (HTTP-Redirect binding). */
+  entryPoint: string;
+  /** The IdP's signing certificate (PEM). */
+  idpCert: string;
+  /** The IdP's entity id; when set, a response from another issuer is refused. */
+  idpIssuer?: string;
+  /** Our entity id (the audience assertions must name). */
+  spEntityId: string;
+  /** Our assertion consumer service, where the IdP posts its response. */
+  acsUrl: string;
+  /** Signs AuthnRequests and is published in our metadata, when both are set. */
+  spSigning?: { privateKey: string; cert: string };
+  /** Whether the IdP's email addresses count as verified (they may then link to an existing user). */
+  emailVerified: boolean;
+}
+
+/** A PEM block from a setting: `\n` escapes allowed on one line, a bare base64 body wrapped. */
+export function pemFrom(value: string, label: 'CERTIFICATE' | 'PRIVATE KEY'): string {
+  const text = value.replace(/\\n/g, '\n').trim();
+  if (text.includes('-----BEGIN')) return `${text}\n`;
+  const body = text.replace(/\s+/g, '');
+  return `-----BEGIN ${label}-----\n${body.replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
+}
+
+/** A PEM setting given inline (`\\n` escapes allowed) or as the path of a file holding it; undefined when neither. */
+function pemOrFile(value: string): string | undefined {
+  if (value.includes('-----BEGIN')) return `${value.replace(/\\n/g, '\n').trim()}\n`;
+  try {
+    const text = readFileSync(value, 'utf8');
+    return text.includes('-----BEGIN') ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function c2paProblems(env: Env): [string, string][] {
+  const cert = env.C2PA_SIGNING_CERT;
+  const key = env.C2PA_SIGNING_KEY;
+  if (!cert || !key) {
+    if (cert || key) {
+      const missing = cert ? 'C2PA_SIGNING_KEY' : 'C2PA_SIGNING_CERT';
+      return [[missing, `is required when ${cert ? 'C2PA_SIGNING_CERT' : 'C2PA_SIGNING_KEY'} is set`]];
+    }
+    if (env.NODE_ENV === 'production')
+      return [
+        [
+          'C2PA_SIGNING_CERT',
+          'is required when NODE_ENV=production, with C2PA_SIGNING_KEY (the certificate chain and EC P-256 key that sign the content credentials of every output; PEM or a file path)',
+        ],
+      ];
+    return [];
+  }
+  const problems: [string, string][] = [];
+  const certPem = pemOrFile(cert);
+  let leaf: X509Certificate | undefined;
+  if (!certPem)
+    problems.push(['C2PA_SIGNING_CERT', 'must be a PEM certificate chain or the path of a file holding one']);
+  else
+    try {
+      leaf = new X509Certificate(certPem);
+    } catch {
+      problems.push(['C2PA_SIGNING_CERT', 'must be a PEM certificate chain (leaf first)']);
+    }
+  const keyPem = pemOrFile(key);
+  let privateKey: KeyObject | undefined;
+  try {
+    privateKey = keyPem ? createPrivateKey(keyPem) : undefined;
+  } catch {
+    privateKey = undefined;
+  }
+  if (
+    privateKey?.asymmetricKeyType !== 'ec' ||
+    privateKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1'
+  ) {
+    problems.push([
+      'C2PA_SIGNING_KEY',
+      'must be an EC (P-256) private key in PEM or the path of a file holding one',
+    ]);
+  } else if (leaf) {
+    // A key that is not the leaf certificate's would sign every output with credentials that fail.
+    const spki = (k: KeyObject) => k.export({ format: 'der', type: 'spki' });
+    if (!spki(createPublicKey(privateKey)).equals(spki(leaf.publicKey))) {
+      problems.push([
+        'C2PA_SIGNING_KEY',
+        'is not the key of the first (leaf) certificate in C2PA_SIGNING_CERT',
+      ]);
+    }
+  }
+  return problems;
+}
+
+function samlProblems(env: Env): [string, string][] {
+  const problems: [string, string][] = [];
+  if (!env.SAML_IDP_ENTRY_POINT) {
+    for (const key of [
+      'SAML_IDP_CERT',
+      'SAML_IDP_CERT_FILE',
+      'SAML_IDP_ISSUER',
+      'SAML_SP_ENTITY_ID',
+      'SAML_SP_PRIVATE_KEY',
+      'SAML_SP_CERT',
+    ] as const) {
+      if (env[key]) problems.push(['SAML_IDP_ENTRY_POINT', `is required when ${key} is set`]);
+    }
+    return problems.slice(0, 1);
+  }
+  const certKey = env.SAML_IDP_CERT_FILE ? 'SAML_IDP_CERT_FILE' : 'SAML_IDP_CERT';
+  if (env.SAML_IDP_CERT && env.SAML_IDP_CERT_FILE) {
+    problems.push(['SAML_IDP_CERT_FILE', 'must not be set together with SAML_IDP_CERT (choose one)']);
+  } else if (!env.SAML_IDP_CERT && !env.SAML_IDP_CERT_FILE) {
+    problems.push(['SAML_IDP_CERT', 'is required when SAML_IDP_ENTRY_POINT is set (or SAML_IDP_CERT_FILE)']);
+  } else {
+    try {
+      new X509Certificate(samlIdpCert(env)!);
+    } catch {
+      problems.push([certKey, 'must be the IdP signing certificate (PEM or base64 DER)']);
+    }
+  }
+  if (Boolean(env.SAML_SP_PRIVATE_KEY) !== Boolean(env.SAML_SP_CERT)) {
+    const missing = env.SAML_SP_PRIVATE_KEY ? 'SAML_SP_CERT' : 'SAML_SP_PRIVATE_KEY';
+    const other = env.SAML_SP_PRIVATE_KEY ? 'SAML_SP_PRIVATE_KEY' : 'SAML_SP_CERT';
+    problems.push([missing, `is required when ${other} is set`]);
+  } else if (env.SAML_SP_PRIVATE_KEY && env.SAML_SP_CERT) {
+    try {
+      createPrivateKey(pemFrom(env.SAML_SP_PRIVATE_KEY, 'PRIVATE KEY'));
+    } catch {
+      problems.push(['SAML_SP_PRIVATE_KEY', 'must be a PEM private key']);
+    }
+    try {
+      new X509Certificate(pemFrom(env.SAML_SP_CERT, 'CERTIFICATE'));
+    } catch {
+      problems.push(['SAML_SP_CERT', 'must be a PEM certificate']);
+    }
+  }
+  return problems;
+}
+
+/** The IdP certificate as PEM, from SAML_IDP_CERT or the file SAML_IDP_CERT_FILE names (unreadable: undefined). */
+function samlIdpCert(env: Env): string | undefined {
+  if (env.SAML_IDP_CERT) return pemFrom(env.SAML_IDP_CERT, 'CERTIFICATE');
+  if (!env.SAML_IDP_CERT_FILE) return undefined;
+  try {
+    return pemFrom(readFileSync(env.SAML_IDP_CERT_FILE, 'utf8'), 'CERTIFICATE');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The SAML identity provider set in the environment (checked by samlProblems), if any. */
+function samlFrom(env: Env): SamlProviderConfig | undefined {
+  const idpCert = samlIdpCert(env);
+  if (!env.SAML_IDP_ENTRY_POINT || !idpCert) return undefined;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  return {
+    id: 'saml',
+    name: env.SAML_PROVIDER_NAME,
+    entryPoint: env.SAML_IDP_ENTRY_POINT,
+    idpCert,
+    idpIssuer: env.SAML_IDP_ISSUER,
+    spEntityId: env.SAML_SP_ENTITY_ID ?? `${publicUrl}/auth/saml/metadata`,
+    acsUrl: `${publicUrl}/auth/saml/acs`,
+    spSigning:
+      env.SAML_SP_PRIVATE_KEY && env.SAML_SP_CERT
+        ? {
+            privateKey: pemFrom(env.SAML_SP_PRIVATE_KEY, 'PRIVATE KEY'),
+            cert: pemFrom(env.SAML_SP_CERT, 'CERTIFICATE'),
+          }
+        : undefined,
+    emailVerified: env.SAML_EMAIL_VERIFIED,
+  };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { contentCredentials, developmentCredentials } from './adapters/c2pa/c2pa.ts';
 import { createStorage } from './adapters/storage/index.ts';
 import type { Storage } from './adapters/storage/storage.ts';
 import type { Config } from './config.ts';
@@ -22,6 +23,14 @@ import { defaultFfmpegPath } from './adapters/media/video.ts';
 import { LocalImageTools } from './adapters/providers/local/tools/local.image-tools.ts';
 import { createFalImageTools } from './adapters/providers/fal/fal.image-tools.ts';
 import { createReplicateImageTools } from './adapters/providers/replicate/replicate.image-tools.ts';
+import { createComfyImageTools } from './adapters/providers/comfyui/comfyui.image-tools.ts';
+import { createComfyTextToImage } from './adapters/providers/comfyui/comfyui.text-to-image.ts';
+import { createA1111ImageTools } from './adapters/providers/a1111/a1111.image-tools.ts';
+import { createA1111TextToImage } from './adapters/providers/a1111/a1111.text-to-image.ts';
+import {
+  createOpenAIImageTools,
+  createOpenAITextToImage,
+} from './adapters/providers/openai/openai.text-to-image.ts';
 import { ModelCatalogue, type CatalogueAdapters } from './modules/models/model-catalogue.ts';
 import { CreditLedger } from './modules/credits/credit-ledger.service.ts';
 import { ToolsService } from './modules/tools/tools.service.ts';
@@ -58,6 +67,8 @@ import { ExampleSeeder, loadExampleSpecs } from './modules/examples/examples.see
 import type { PurchaseRefunds } from './modules/products/purchase-pipeline.ts';
 import { purchaseFollower, ShootPipelineService } from './modules/products/shoot-pipeline.ts';
 import { ReferralsService } from './modules/referrals/referrals.service.ts';
+import { VendorBreaker } from './modules/vendors/vendor-breaker.ts';
+import { VendorsService } from './modules/vendors/vendors.service.ts';
 
 /** The composition root: every adapter and service, wired explicitly, built once per process. */
 export interface Container {
@@ -112,6 +123,8 @@ export interface Container {
     products: { service: ProductsService; refunds: PurchaseRefundsService; pipeline: ShootPipelineService };
     /** The referral programme's codes, bindings and numbers (modules/referrals). */
     referrals: ReferralsService;
+    /** Each vendor's circuit breaker, shared by every process through the database (modules/vendors). */
+    vendors: { breaker: VendorBreaker; service: VendorsService };
   };
   /** Drains running jobs (up to `timeoutMs`, SHUTDOWN_TIMEOUT_MS by default), then closes the database. */
   close(timeoutMs?: number): Promise<void>;
@@ -167,6 +180,16 @@ export async function createContainer(
   });
   const ledger = new CreditLedger(database.db);
   const auth = createAuthModule(database.db, config, log);
+  try {
+    // Encrypts stored signing keys with AUTH_KEYS_ENCRYPTION_KEY; a key it cannot open stops start-up.
+    await auth.keys.secureStoredKeys(log);
+    // The same for the keys of the OpenID provider (Sign in with Lumina).
+    await auth.oauthProvider.secureStoredSecrets();
+  } catch (err) {
+    await queue.stop(0);
+    await database.close();
+    throw err;
+  }
   // A trained local model's style profile is read from our storage when a job applies it.
   const localTextToImage = new LocalTextToImage({ styles: trainedStyles({ db: database.db, storage }) });
   const ffmpegPath = defaultFfmpegPath(config.ffmpegPath);
@@ -194,6 +217,21 @@ export async function createContainer(
       }),
       ...injected.replicate,
     },
+    comfyui: {
+      textToImage: createComfyTextToImage(config),
+      tools: createComfyImageTools(config),
+      ...injected.comfyui,
+    },
+    a1111: {
+      textToImage: createA1111TextToImage(config, { ...polling, log }),
+      tools: createA1111ImageTools(config, { ...polling, log }),
+      ...injected.a1111,
+    },
+    openai: {
+      textToImage: createOpenAITextToImage(config, { log }),
+      tools: createOpenAIImageTools(config, { log }),
+      ...injected.openai,
+    },
   };
   const models = new ModelCatalogue(config.models, adapters);
   const gallery = new ListingCache({
@@ -210,6 +248,17 @@ export async function createContainer(
         })
       : undefined;
   const jobModels = catalogueModels(models);
+  // The container's one clock (the sign-in layer's): tests move it to end a breaker's cool-down.
+  const breaker = new VendorBreaker({
+    db: database.db,
+    clock: auth.clock,
+    settings: config.providers.breaker,
+  });
+  // Every output, image or video, carries C2PA content credentials signed with the operator's certificate.
+  const signing = {
+    credentials: contentCredentials(config.c2pa ?? (await developmentCredentials(config.dataDir))),
+    modelName: (id: string) => models.find(id)?.displayName ?? id,
+  };
   const jobs = createJobsModule({
     db: database.db,
     config,
@@ -221,14 +270,17 @@ export async function createContainer(
       trainKind({ db: database.db, storage, models: jobModels }),
     ],
     outputs: {
-      images: imageOutput(storage),
-      video: videoOutput({ storage, ffmpegPath }),
+      images: imageOutput(storage, signing),
+      video: videoOutput({ storage, ffmpegPath, signing }),
       model: modelOutput({ db: database.db, storage }),
     },
     // A job of a purchase moves the purchase on (a queued `purchase.advance`, in the job's own commit).
     follower: purchaseFollower(queue),
     // A job's change (new images) drops its owner's gallery listings.
     onChange: (userId) => gallery.changed(userId),
+    storage,
+    breaker,
+    clock: auth.clock,
   });
   const personal = new PersonalModels({
     db: database.db,
@@ -367,6 +419,15 @@ export async function createContainer(
     }),
   };
   const services = {
+    vendors: {
+      breaker,
+      service: new VendorsService({
+        breaker,
+        catalogue: models,
+        settings: config.providers.breaker,
+        isOperator: async (userId) => (await auth.users.profile(userId)).is_operator,
+      }),
+    },
     ledger,
     payments,
     reviews,

@@ -72,6 +72,12 @@ export const JobView = z
     queue_position: z.int().nullable().describe('1 = next; null when not queued'),
     percent: z.int().min(0).max(100).nullable(),
     message: z.string().nullable().describe('The latest progress line, e.g. "step 12/28"'),
+    preview_url: z
+      .string()
+      .nullable()
+      .describe(
+        'While running: the latest live preview of the image being made (a small JPEG/PNG); null otherwise',
+      ),
     error: z.string().nullable().describe('Why it failed, for people'),
     image_ids: z.array(z.uuid()),
     num_images: z.int(),
@@ -79,6 +85,16 @@ export const JobView = z
       .uuid()
       .nullable()
       .describe('The purchase (photo shoot) this job is a stage of; such a job cannot be cancelled alone'),
+    made_by: z
+      .string()
+      .nullable()
+      .describe('The vendor that made the outputs, as people read it (e.g. "Replicate"); null until done'),
+    moved: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the job moved to another vendor, e.g. "fal.ai did not answer in time, so Replicate made this image"; null when it did not',
+      ),
     created_at: z.iso.datetime(),
     started_at: z.iso.datetime().nullable(),
     finished_at: z.iso.datetime().nullable(),
@@ -112,6 +128,20 @@ export const progressStreamContract = defineContract({
   summary: 'The same as /api/progress as Server-Sent Events (`event: progress`, data = Progress JSON)',
   tags: ['generation'],
   response: z.string().describe('text/event-stream'),
+});
+
+export const jobPreviewContract = defineContract({
+  method: 'GET',
+  path: '/api/jobs/{id}/preview',
+  summary: "A running job's latest live preview image (only its owner's)",
+  tags: ['generation'],
+  params: z.object({ id: z.uuid('Not a job id') }),
+  query: z.object({
+    v: text()
+      .regex(/^\d{1,16}$/, 'must be a version number')
+      .optional(),
+  }),
+  response: z.unknown().describe('The preview image bytes (image/jpeg or image/png)'),
 });
 
 export const cancelJobContract = defineContract({

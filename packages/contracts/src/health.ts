@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
+import { VendorReadiness } from './vendors.ts';
 
 export const HealthResponse = z.object({ status: z.literal('ok') }).meta({ id: 'HealthResponse' });
 
@@ -7,6 +8,11 @@ export const ReadyResponse = z
   .object({
     status: z.enum(['ready', 'not_ready']),
     checks: z.object({ database: z.boolean(), queue: z.boolean(), storage: z.boolean() }),
+    vendors: z
+      .array(VendorReadiness)
+      .describe(
+        "Each configured vendor's circuit breaker: information, never a reason for 503 (another vendor or the local engine may still serve)",
+      ),
   })
   .meta({ id: 'ReadyResponse' });
 
@@ -22,7 +28,8 @@ export const healthContract = defineContract({
 export const readyContract = defineContract({
   method: 'GET',
   path: '/api/ready',
-  summary: 'Readiness: the database, the job queue and file storage are reachable (503 when not)',
+  summary:
+    'Readiness: the database, the job queue and file storage are reachable (503 when not); lists each vendor’s breaker',
   tags: ['system'],
   auth: false,
   response: ReadyResponse,

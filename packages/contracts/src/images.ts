@@ -203,3 +203,29 @@ export const counterContract = defineContract({
     })
     .meta({ id: 'Counter' }),
 });
+
+/** An image's or video's C2PA content credentials, read back from its stored file (issue 17). */
+export const ImageCredentialsView = z.object({
+  present: z.boolean().describe('Whether the file carries a C2PA manifest (older images have none)'),
+  issuer: z.string().nullable().describe('Who signed it: the signing certificate subject common name'),
+  signed_at: z.string().nullable().describe('When it was signed (the trusted timestamp), if it has one'),
+  generator: z.string().nullable().describe('The claim generator ("Lumina")'),
+  actions: z.array(z.string()).describe('c2pa.created, c2pa.edited, …'),
+  digital_source_type: z.string().nullable(),
+  made_with_ai: z.boolean().describe('The digital source type says trained algorithmic media'),
+  model: z.string().nullable(),
+  vendor: z.string().nullable(),
+  ingredients: z.array(z.string()).describe('The images it was edited from'),
+  valid: z.boolean().describe('Whether the signature and the hashes validated'),
+  problems: z.array(z.string()).describe('Validation failure codes, when not valid'),
+});
+export type ImageCredentialsView = z.infer<typeof ImageCredentialsView>;
+
+export const imageCredentialsContract = defineContract({
+  method: 'GET',
+  path: '/api/images/{id}/credentials',
+  summary: 'Read the C2PA content credentials of one of your images',
+  tags: ['images'],
+  params: imageId,
+  response: ImageCredentialsView,
+});

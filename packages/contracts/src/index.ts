@@ -1,6 +1,7 @@
 export * from './contract.ts';
 export * from './errors.ts';
 export * from './health.ts';
+export * from './vendors.ts';
 export * from './files.ts';
 export * from './models.ts';
 export * from './generation.ts';

@@ -6,12 +6,17 @@ import { text } from './text.ts';
 export const AspectRatio = text().regex(/^\d{1,2}:\d{1,2}$/, 'Use an aspect ratio like 16:9');
 export type AspectRatio = z.infer<typeof AspectRatio>;
 
+/** The vendors a model can run on: the local engine, hosted APIs, and the operator's own GPU servers. */
+export const VENDORS = ['local', 'fal', 'replicate', 'comfyui', 'a1111', 'openai'] as const;
+export const Vendor = z.enum(VENDORS);
+export type Vendor = z.infer<typeof Vendor>;
+
 export const ModelInfo = z
   .object({
     id: z.string(),
     display_name: z.string(),
     description: z.string(),
-    provider: z.enum(['local', 'fal', 'replicate']),
+    provider: Vendor,
     capability: z.string(),
     /** False when the model's provider has no key configured: listed, but it cannot be used. */
     available: z.boolean(),

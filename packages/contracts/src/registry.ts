@@ -2,6 +2,7 @@ import { authConfigContract, devMailboxContract } from './auth.ts';
 import type { Contract } from './contract.ts';
 import { signedFileContract } from './files.ts';
 import { healthContract, readyContract } from './health.ts';
+import { operatorVendorsContract, resetVendorContract } from './vendors.ts';
 import {
   currentUserContract,
   disableSecondFactorContract,
@@ -25,12 +26,19 @@ import {
   transactionsContract,
 } from './payments.ts';
 import { createReviewContract, pendingReviewsContract, reviewSummaryContract } from './reviews.ts';
-import { cancelJobContract, progressContract, progressStreamContract, promptContract } from './generation.ts';
+import {
+  cancelJobContract,
+  jobPreviewContract,
+  progressContract,
+  progressStreamContract,
+  promptContract,
+} from './generation.ts';
 import {
   counterContract,
   deleteImageContract,
   exampleCategoriesContract,
   favoriteImageContract,
+  imageCredentialsContract,
   imagesByModelContract,
   listExamplesContract,
   listImagesContract,
@@ -47,6 +55,7 @@ import {
   convertPreviewContract,
   copyStyleContract,
   deleteVideoContract,
+  videoCredentialsContract,
   editImageContract,
   editImageFileContract,
   productHoldingContract,
@@ -108,6 +117,8 @@ import {
 export const contracts = {
   health: healthContract,
   ready: readyContract,
+  operatorVendors: operatorVendorsContract,
+  resetVendor: resetVendorContract,
   signedFile: signedFileContract,
   currentUser: currentUserContract,
   devMailbox: devMailboxContract,
@@ -120,6 +131,7 @@ export const contracts = {
   progress: progressContract,
   progressStream: progressStreamContract,
   cancelJob: cancelJobContract,
+  jobPreview: jobPreviewContract,
   models: modelsContract,
   trainModel: trainModelContract,
   trainReplicate: trainReplicateContract,
@@ -148,6 +160,7 @@ export const contracts = {
   unsaveImage: unsaveImageContract,
   deleteImage: deleteImageContract,
   favoriteImage: favoriteImageContract,
+  imageCredentials: imageCredentialsContract,
   unfavoriteImage: unfavoriteImageContract,
   publishExample: publishExampleContract,
   unpublishExample: unpublishExampleContract,
@@ -164,6 +177,7 @@ export const contracts = {
   animate: animateContract,
   videos: videosContract,
   deleteVideo: deleteVideoContract,
+  videoCredentials: videoCredentialsContract,
   saveVideo: saveVideoContract,
   unsaveVideo: unsaveVideoContract,
   toolRuns: toolRunsContract,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
-import { ImageView } from './images.ts';
+import { Vendor } from './models.ts';
+import { ImageCredentialsView, ImageView } from './images.ts';
 import { Tool } from './tool-recipe.ts';
 import { PageCursor, pageLimit } from './text.ts';
 
@@ -92,6 +93,15 @@ export const deleteVideoContract = defineContract({
   response: z.object({ deleted: z.literal(true) }),
 });
 
+export const videoCredentialsContract = defineContract({
+  method: 'GET',
+  path: '/api/animate/videos/{id}/credentials',
+  summary: 'Read the C2PA content credentials of one of your finished videos',
+  tags: ['tools'],
+  params: videoId,
+  response: ImageCredentialsView,
+});
+
 // ---- uploads and previews --------------------------------------------------------------------------
 
 /** Both upload routes take one file and no text fields. */
@@ -125,7 +135,7 @@ export const ToolModelInfo = z
     id: z.string(),
     display_name: z.string(),
     description: z.string(),
-    provider: z.enum(['local', 'fal', 'replicate']),
+    provider: Vendor,
     available: z.boolean(),
     unavailable_reason: z.string().nullable(),
     /** Credits per run; upscale costs depend on the factor and animate on the duration (see `pricing`). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
+import { Vendor } from './models.ts';
 import { JobAccepted } from './generation.ts';
 import { listChoices } from './tool-recipe.ts';
 import { text } from './text.ts';
@@ -141,7 +142,7 @@ export const TrainedModelView = z
     /** The catalogue's `train` entry it was trained with, and the text-to-image model it extends. */
     trainer_model: z.string(),
     base_model: z.string(),
-    provider: z.enum(['local', 'fal', 'replicate']),
+    provider: Vendor,
     steps: z.int(),
     image_count: z.int(),
     set_id: z.uuid().nullable().describe('Null once the set is deleted'),

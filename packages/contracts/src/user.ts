@@ -25,7 +25,7 @@ export const currentUserContract = defineContract({
   response: UserProfile,
 });
 
-export const SecondFactorId = z.enum(['otp-email', 'otp-phone', 'totp']);
+export const SecondFactorId = z.enum(['otp-email', 'otp-phone', 'totp', 'webauthn']);
 export type SecondFactorId = z.infer<typeof SecondFactorId>;
 
 export const SecondFactors = z
@@ -38,6 +38,18 @@ export const SecondFactors = z
       .array(SecondFactorId)
       .describe('Factors ready to use (a verified authenticator, an email)'),
     totpDevices: z.array(z.object({ name: z.string(), verified: z.boolean() })),
+    passkeys: z
+      .array(
+        z.object({
+          id: z
+            .string()
+            .describe('The credential id (base64url); remove it with POST /auth/webauthn/credential/remove'),
+          name: z.string(),
+          createdAt: z.string().describe('ISO 8601'),
+          lastUsedAt: z.string().nullable().describe('ISO 8601; null when never used to sign in'),
+        }),
+      )
+      .describe('Passkeys: a way to sign in, and the webauthn second factor'),
   })
   .meta({ id: 'SecondFactors' });
 export type SecondFactors = z.infer<typeof SecondFactors>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { AuthModule } from '../modules/auth/auth.module.ts';
-import { globalClaimErrors } from '../modules/auth/claims.ts';
+import { ALLOWED_DOMAINS_CLAIM, globalClaimErrors } from '../modules/auth/claims.ts';
 import { SessionError } from '../modules/auth/session.errors.ts';
 import type { Session } from '../modules/auth/session.service.ts';
 import { fromTrustedOrigin, passesAntiCsrf, readAccessToken } from '../modules/auth/session.transport.ts';
@@ -17,7 +17,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /**
      * preHandler for product routes that need a signed-in user: a valid access token (bearer header or
-     * `sAccessToken` cookie) and the global claims (st-mfa, st-ev when required). Sets `request.user`.
+     * `sAccessToken` cookie) and the global claims (st-mfa, st-ev when required, st-t-dmns when the tenant restricts domains). Sets `request.user`.
      * 401 `{detail}` without a valid session (the web SDK refreshes and retries), 403 with
      * `claimValidationErrors` when a claim fails.
      */
@@ -53,13 +53,18 @@ export function registerAuthGuard(app: FastifyInstance, auth: AuthModule): void 
     const claimValidationErrors = globalClaimErrors(auth.config.auth, session.payload);
     if (claimValidationErrors.length > 0) {
       // The SDK's interceptor reads `claimValidationErrors` from a 403; the product's `detail` rides along.
-      reply.code(403).serializer(JSON.stringify).send({
-        detail: 'Please finish signing in to continue.',
-        code: 'FORBIDDEN',
-        requestId: request.id,
-        message: 'invalid claim',
-        claimValidationErrors,
-      });
+      reply
+        .code(403)
+        .serializer(JSON.stringify)
+        .send({
+          detail: claimValidationErrors.some((e) => e.id === ALLOWED_DOMAINS_CLAIM)
+            ? 'This organisation only admits email addresses of its own domains. Sign out and sign in with one of those.'
+            : 'Please finish signing in to continue.',
+          code: 'FORBIDDEN',
+          requestId: request.id,
+          message: 'invalid claim',
+          claimValidationErrors,
+        });
       return reply;
     }
     request.session = session;

@@ -155,6 +155,10 @@ export interface FalFake {
 
 const DEFAULT_SIZE = 64;
 
+/** The requests the fake received with this prompt (tests send prompts no other test sends). */
+export const falRequestsFor = (fal: FalFake, prompt: string): FalFakeRequest[] =>
+  [...fal.requests.values()].filter((r) => r.input.prompt === prompt);
+
 export async function startFalFake(options: { key?: string } = {}): Promise<FalFake> {
   const key = options.key ?? 'test-key-id:test-key-secret';
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');

@@ -68,3 +68,22 @@ export function redirectWithCode(res: ServerResponse, query: URLSearchParams, co
   if (query.get('state')) back.searchParams.set('state', query.get('state')!);
   return res.writeHead(302, { location: back.toString() }).end();
 }
+
+/** A refused authorisation: back to the client's redirect URI with the OAuth `error` and the client's state. */
+export function redirectWithError(res: ServerResponse, query: URLSearchParams, error: string) {
+  const back = new URL(query.get('redirect_uri')!);
+  back.searchParams.set('error', error);
+  if (query.get('state')) back.searchParams.set('state', query.get('state')!);
+  return res.writeHead(302, { location: back.toString() }).end();
+}
+
+/** The client id and secret of an HTTP Basic `Authorization` header (form-encoded, RFC 6749 §2.3.1). */
+export function basicCredentials(req: IncomingMessage): [string, string] | undefined {
+  const header = req.headers.authorization;
+  if (!header?.startsWith('Basic ')) return undefined;
+  const decoded = Buffer.from(header.slice(6), 'base64').toString();
+  const at = decoded.indexOf(':');
+  if (at < 0) return undefined;
+  const unform = (v: string) => decodeURIComponent(v.replace(/\+/g, ' '));
+  return [unform(decoded.slice(0, at)), unform(decoded.slice(at + 1))];
+}

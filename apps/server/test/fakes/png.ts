@@ -26,6 +26,8 @@ export function fakePng(width: number, height: number, index = 0): Promise<Buffe
 export function loopbackFetch(seen: string[]): typeof fetch {
   return (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input.toString());
+    // The OpenAI SDK probes its fetch with `data:,` (FormData support); that never leaves the process.
+    if (url.protocol === 'data:') return fetch(input, init);
     seen.push(url.toString());
     if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') {
       return Promise.reject(new Error(`test tried to reach ${url.origin}; only 127.0.0.1 is allowed`));

@@ -162,6 +162,10 @@ const SIZES: Record<string, [number, number]> = {
   '3:4': [48, 64],
 };
 
+/** The predictions the fake received with this prompt (tests send prompts no other test sends). */
+export const predictionsFor = (replicate: ReplicateFake, prompt: string): ReplicateFakePrediction[] =>
+  [...replicate.predictions.values()].filter((p) => p.input.prompt === prompt);
+
 export async function startReplicateFake(options: { token?: string } = {}): Promise<ReplicateFake> {
   const token = options.token ?? 'r8_fake_token';
   const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;

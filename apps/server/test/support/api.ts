@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { JobView } from '@lumina/contracts';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { creditLedger } from '../../src/db/schema/index.ts';
 import { signIn } from '../../src/modules/auth/auth.test-helpers.ts';
 import type { TestEnv } from '../harness.ts';
@@ -99,4 +101,23 @@ export async function ledgerOf(env: TestEnv, userId: string) {
     .from(creditLedger)
     .where(eq(creditLedger.userId, userId))
     .orderBy(creditLedger.id);
+}
+
+/** How many times a job was charged and refunded, from the ledger itself (each must be at most once). */
+export async function chargesOf(env: TestEnv, client: Client, jobId: string) {
+  const rows = (await ledgerOf(env, client.userId)).filter((r) => r.reference === `job:${jobId}`);
+  return {
+    spends: rows.filter((r) => r.idempotencyKey.startsWith('spend:')).length,
+    refunds: rows.filter((r) => r.idempotencyKey.startsWith('refund:')).length,
+  };
+}
+
+/** A prompt no other test sends, so a vendor fake's requests can be told apart by it. */
+export const uniquePrompt = (what: string) => `${what} ${randomBytes(4).toString('hex')}`;
+
+/** Starts a text-to-image job (`POST /api/prompt`), which must be accepted (202). */
+export async function prompt(client: Client, body: Record<string, unknown>) {
+  const res = await client.call('POST', '/api/prompt', body);
+  expect(res.statusCode, res.body).toBe(202);
+  return res.json() as { job_id: string; cost: number; balance: number };
 }

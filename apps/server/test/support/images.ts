@@ -37,3 +37,13 @@ export function useToolInputs() {
     () => undefined,
   );
 }
+
+/**
+ * Whether two encoded images have the same pixels. A stored original is the vendor's image with our
+ * content credentials added (adapters/c2pa), so its bytes differ from what the vendor sent; its
+ * pixels must not.
+ */
+export async function samePixels(a: Buffer, b: Buffer): Promise<boolean> {
+  const [pa, pb] = await Promise.all([a, b].map((bytes) => sharp(bytes).raw().toBuffer()));
+  return pa!.equals(pb!);
+}

@@ -32,7 +32,20 @@ describe(`HTTP surface on ${testDb}`, () => {
   it('answers readiness with each dependency checked', async () => {
     const res = await env.app.inject({ method: 'GET', url: '/api/ready' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ready', checks: { database: true, queue: true, storage: true } });
+    expect(res.json()).toEqual({
+      status: 'ready',
+      checks: { database: true, queue: true, storage: true },
+      // Each configured vendor's breaker (here the local engine only), as information.
+      vendors: [
+        {
+          name: 'local',
+          label: 'The local engine',
+          state: 'closed',
+          consecutive_failures: 0,
+          retry_at: null,
+        },
+      ],
+    });
   });
 
   it('keeps a request id given by a proxy', async () => {

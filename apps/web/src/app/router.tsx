@@ -57,6 +57,8 @@ export const routes: RouteObject[] = [
           { path: child(paths.onboarding), ...page(() => import('./routes/onboarding')) },
           { path: child(paths.myProducts), ...page(() => import('./routes/my-products')) },
           { path: child(paths.account), ...page(() => import('./routes/account')) },
+          // Operators only (the server refuses anyone else with 403; the page shows that refusal).
+          { path: child(paths.operatorVendors), ...page(() => import('./routes/operator-vendors')) },
         ],
       },
       { path: '*', ...page(() => import('./routes/not-found')) },

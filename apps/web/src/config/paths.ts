@@ -13,6 +13,7 @@ export const paths = {
   products: '/products',
   myProducts: '/my-products',
   account: '/account',
+  operatorVendors: '/operator/vendors',
   terms: '/terms',
   privacy: '/privacy',
   auth: '/auth',

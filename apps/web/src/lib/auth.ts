@@ -20,12 +20,19 @@ export interface SessionState {
    * key, so nothing cached in an earlier session (before a sign-out) is shown in the next one.
    */
   sessionKey: number;
+  /**
+   * Signed in, but a claim that gates product routes is not satisfied yet: the second factor (`st-mfa`)
+   * or, when the server requires it, email verification (`st-ev`). The server answers 403 to every
+   * product call then, so the app makes none (see `useProductSession`).
+   */
+  pending: boolean;
 }
 
 export const sessionStore = createStore<SessionState>()(() => ({
   status: 'unknown',
   userId: null,
   sessionKey: 0,
+  pending: false,
 }));
 
 export function useSession<T>(selector: (state: SessionState) => T): T {
@@ -33,17 +40,54 @@ export function useSession<T>(selector: (state: SessionState) => T): T {
 }
 
 /**
- * A session exists for `userId`. `claimsChanged`: the access token's claims changed (a second factor or
- * an email verification completed), so what the server answers for this user may have changed too.
+ * Who product calls are made for: the user id and session key once the session is known and complete,
+ * else a null user id (signed out, not known yet, or a second factor or verification still pending).
+ * Every query behind sign-in is enabled only with a user id from here.
  */
-export function setSignedIn(userId: string, claimsChanged = false): void {
+export function productSession(state: SessionState): { userId: string | null; sessionKey: number } {
+  const ready = state.status === 'signedIn' && !state.pending;
+  return { userId: ready ? state.userId : null, sessionKey: state.sessionKey };
+}
+
+export function useProductSession(): { userId: string | null; sessionKey: number } {
+  const userId = useSession((s) => productSession(s).userId);
+  const sessionKey = useSession((s) => s.sessionKey);
+  return { userId, sessionKey };
+}
+
+export interface SignedInOptions {
+  /**
+   * The access token's gating claims changed validity (a second factor or an email verification
+   * completed), so what the server answers for this user may have changed too.
+   */
+  claimsChanged?: boolean;
+  /** Every claim that gates product routes passes (false while a second factor is pending). */
+  complete?: boolean;
+}
+
+/**
+ * A session exists for `userId`. A new session, a new user, changed claims or a change of completeness
+ * gives it a new session key, so per-session queries start afresh.
+ */
+export function setSignedIn(
+  userId: string,
+  { claimsChanged = false, complete = true }: SignedInOptions = {},
+): void {
   const current = sessionStore.getState();
-  if (current.status === 'signedIn' && current.userId === userId && !claimsChanged) return;
-  sessionStore.setState({ status: 'signedIn', userId, sessionKey: current.sessionKey + 1 });
+  const pending = !complete;
+  if (
+    current.status === 'signedIn' &&
+    current.userId === userId &&
+    current.pending === pending &&
+    !claimsChanged
+  ) {
+    return;
+  }
+  sessionStore.setState({ status: 'signedIn', userId, pending, sessionKey: current.sessionKey + 1 });
 }
 
 export function setSignedOut(): void {
-  sessionStore.setState({ status: 'signedOut', userId: null });
+  sessionStore.setState({ status: 'signedOut', userId: null, pending: false });
 }
 
 /**
@@ -68,8 +112,8 @@ let loading: Promise<SuperTokensModule> | undefined;
 export function loadSuperTokens(): Promise<SuperTokensModule> {
   loading ??= import('@/lib/supertokens').then(async (module) => {
     await module.initSuperTokens({
-      onSessionChange: (userId, claimsChanged) =>
-        userId ? setSignedIn(userId, claimsChanged) : setSignedOut(),
+      onSessionChange: (session, claimsChanged) =>
+        session ? setSignedIn(session.userId, { claimsChanged, complete: session.complete }) : setSignedOut(),
       onSignIn: (event) =>
         signInHooks.forEach((hook) => void Promise.resolve(hook(event)).catch(console.error)),
     });
@@ -116,13 +160,23 @@ export async function startSession(): Promise<void> {
   }
   try {
     const supertokens = await loadSuperTokens();
-    const userId = await supertokens.currentUserId();
-    if (userId) setSignedIn(userId);
+    const session = await supertokens.currentSession();
+    if (session) setSignedIn(session.userId, { complete: session.complete });
     else setSignedOut();
   } catch (error) {
     console.error('Could not load the sign-in layer', error);
     setSignedOut();
   }
+}
+
+/**
+ * Reads the session's claims again (the SDK's guard calls this after validating them), so the product
+ * gate opens as soon as the access token says the sign-in is complete.
+ */
+export async function recheckSession(): Promise<void> {
+  if (!mayHaveSession()) return;
+  const supertokens = await loadSuperTokens();
+  await supertokens.recheckSession();
 }
 
 /** Ends the session on the server and locally. */

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { contracts, type EmailVerificationMode } from '@lumina/contracts';
 import { setupLocalServer } from '@/testing/api-server';
 import { answer, answerError } from '@/testing/fake-api';
+import commonEn from '../../public/locales/en/common.json';
 import {
+  accessDeniedText,
+  allowedEmailDomainsValidator,
+  guardClaimValidators,
   authAppInfo,
   authUrlFor,
   contactMethodFor,
@@ -97,5 +101,79 @@ describe('email verification mode from the server', () => {
     const config = await fetchPublicAuthConfig(server.url);
     expect(config).toBeUndefined();
     expect(emailVerificationModeFor(config?.emailVerification)).toBe('OPTIONAL');
+  });
+});
+
+describe('st-t-dmns (tenant allowed email domains) on the web', () => {
+  const token = (claims: Record<string, unknown>) => ({ sub: 'u', tId: 'acme', ...claims });
+
+  it('passes a token without the claim (the public tenant) and a person of an allowed domain', () => {
+    expect(allowedEmailDomainsValidator.validate(token({}))).toEqual({ isValid: true });
+    expect(
+      allowedEmailDomainsValidator.validate(
+        token({ 'st-t-dmns': { v: ['acme.com'], t: 1 }, 'lumina-email-domain': 'acme.com' }),
+      ),
+    ).toEqual({ isValid: true });
+  });
+
+  it('fails another domain, a subdomain, or no verified address, with the reason the server sends', () => {
+    const claim = { 'st-t-dmns': { v: ['acme.com'], t: 1 } };
+    expect(
+      allowedEmailDomainsValidator.validate(token({ ...claim, 'lumina-email-domain': 'other.com' })),
+    ).toEqual({
+      isValid: false,
+      reason: { message: 'wrong value', expectedToInclude: 'other.com', actualValue: ['acme.com'] },
+    });
+    expect(
+      allowedEmailDomainsValidator.validate(token({ ...claim, 'lumina-email-domain': 'eng.acme.com' }))
+        .isValid,
+    ).toBe(false);
+    expect(
+      allowedEmailDomainsValidator.validate(token({ ...claim, 'lumina-email-domain': null })).isValid,
+    ).toBe(false);
+  });
+
+  it('is marked to show the access-denied screen and never asks to refresh', () => {
+    expect(allowedEmailDomainsValidator.showAccessDeniedOnFailure).toBe(true);
+    expect(allowedEmailDomainsValidator.shouldRefresh()).toBe(false);
+  });
+
+  it("joins SessionAuth's global validators once, after the SDK's own (st-mfa and st-ev redirect first)", () => {
+    const mfa = { id: 'st-mfa' };
+    const ev = { id: 'st-ev' };
+    const required = guardClaimValidators('REQUIRED');
+    expect(required([mfa, ev]).map((v) => v.id)).toEqual(['st-mfa', 'st-ev', 'st-t-dmns']);
+    expect(required([mfa, allowedEmailDomainsValidator]).map((v) => v.id)).toEqual(['st-mfa', 'st-t-dmns']);
+  });
+
+  it('leaves st-ev out when the server does not require verified addresses (both of the SDK’s copies)', () => {
+    const optional = guardClaimValidators('OPTIONAL');
+    expect(optional([{ id: 'st-mfa' }, { id: 'st-ev' }, { id: 'st-ev' }]).map((v) => v.id)).toEqual([
+      'st-mfa',
+      'st-t-dmns',
+    ]);
+  });
+
+  it('explains the refusal on the access-denied screen with existing translations', () => {
+    const denied = accessDeniedText({
+      id: 'st-t-dmns',
+      reason: {
+        message: 'wrong value',
+        expectedToInclude: 'other.com',
+        actualValue: ['acme.com', 'acme.co.uk'],
+      },
+    });
+    expect(denied).toEqual({
+      key: 'auth.accessDenied.allowedDomains',
+      values: { domains: 'acme.com, acme.co.uk', actual: 'other.com' },
+    });
+    expect(
+      accessDeniedText({ id: 'st-t-dmns', reason: { expectedToInclude: null, actualValue: ['acme.com'] } })
+        .key,
+    ).toBe('auth.accessDenied.allowedDomainsNoEmail');
+    expect(accessDeniedText({ id: 'st-mfa' }).key).toBe('auth.accessDenied.other');
+    const texts = commonEn.auth.accessDenied;
+    for (const key of ['allowedDomains', 'allowedDomainsNoEmail', 'other'] as const)
+      expect(texts[key]).toContain('Sign out');
   });
 });

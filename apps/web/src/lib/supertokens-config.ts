@@ -100,3 +100,95 @@ export async function fetchPublicAuthConfig(
     return undefined;
   }
 }
+
+/**
+ * The claims of an access token that gate product routes, as the server checks them
+ * (`apps/server/src/modules/auth/claims.ts`, `globalClaimErrors`): `st-mfa.v` must be true, and `st-ev.v`
+ * too when email verification is required. `key` changes whenever one of them changes validity (a second
+ * factor or a verification was just completed); `complete` is true when product calls may go out.
+ */
+export function gatingClaims(
+  payload: Record<string, unknown>,
+  emailVerification: 'OPTIONAL' | 'REQUIRED',
+): { key: string; complete: boolean } {
+  const valueOf = (claim: string): unknown => {
+    const entry = payload[claim];
+    return entry && typeof entry === 'object' ? (entry as { v?: unknown }).v : undefined;
+  };
+  const mfa = valueOf('st-mfa');
+  const ev = valueOf('st-ev');
+  // A person the tenant does not admit (st-t-dmns) is refused by every product route: nothing to ask.
+  const admitted = allowedEmailDomainsValidator.validate(payload).isValid;
+  const complete = mfa === true && (emailVerification !== 'REQUIRED' || ev === true) && admitted;
+  return { key: JSON.stringify([mfa ?? null, ev ?? null, admitted]), complete };
+}
+
+/** SuperTokens' tenant allowed-domains claim; in Lumina it lists the tenant's allowed email domains. */
+export const ALLOWED_DOMAINS_CLAIM = 'st-t-dmns';
+/** Lumina's claim beside it: the domain of the session's verified sign-in email (null without one). */
+export const EMAIL_DOMAIN_CLAIM = 'lumina-email-domain';
+
+/** Why `st-t-dmns` failed, in the shape the server's 403 uses (SuperTokens' `includes` reason). */
+export interface AllowedDomainsReason {
+  message: string;
+  expectedToInclude: string | null;
+  actualValue?: string[];
+}
+
+/**
+ * The web side of `st-t-dmns`, checked exactly as the server checks it: when the access token carries
+ * the claim, the person's email domain must be in its list. Its failure shows the SDK's access-denied
+ * screen (`showAccessDeniedOnFailure`), which offers a way to log out; there is nothing to refresh.
+ */
+export const allowedEmailDomainsValidator = {
+  id: ALLOWED_DOMAINS_CLAIM,
+  showAccessDeniedOnFailure: true,
+  refresh: async () => undefined,
+  shouldRefresh: () => false,
+  validate(payload: Record<string, unknown> | undefined) {
+    const claim = payload?.[ALLOWED_DOMAINS_CLAIM] as { v?: unknown } | undefined;
+    if (!claim) return { isValid: true as const };
+    const domain = payload?.[EMAIL_DOMAIN_CLAIM];
+    const expectedToInclude = typeof domain === 'string' ? domain : null;
+    const actualValue = Array.isArray(claim.v)
+      ? claim.v.filter((d): d is string => typeof d === 'string')
+      : [];
+    if (expectedToInclude !== null && actualValue.includes(expectedToInclude))
+      return { isValid: true as const };
+    const reason: AllowedDomainsReason = { message: 'wrong value', expectedToInclude, actualValue };
+    return { isValid: false as const, reason };
+  },
+};
+
+/** SuperTokens' email-verification claim. */
+export const EMAIL_VERIFIED_CLAIM = 'st-ev';
+
+/**
+ * SessionAuth's `overrideGlobalClaimValidators` for the server's email-verification mode: the SDK's
+ * global validators plus `st-t-dmns`, and `st-ev` only when the server requires verified addresses.
+ * The SDK registers `st-ev` whatever the mode (its web-js half without `showAccessDeniedOnFailure:
+ * false`), so in OPTIONAL mode an unverified sign-in (a passkey sign-up, a SAML or GitHub address the
+ * provider does not vouch for) got the access-denied screen on every page although the server serves it.
+ */
+export function guardClaimValidators(emailVerification: 'OPTIONAL' | 'REQUIRED') {
+  return <V extends { id: string }>(globals: V[]): Array<V | typeof allowedEmailDomainsValidator> => [
+    ...globals.filter(
+      (v) =>
+        v.id !== ALLOWED_DOMAINS_CLAIM && (emailVerification === 'REQUIRED' || v.id !== EMAIL_VERIFIED_CLAIM),
+    ),
+    allowedEmailDomainsValidator,
+  ];
+}
+
+/** The translation key and values that explain a failed claim on the access-denied screen. */
+export function accessDeniedText(error: { id: string; reason?: unknown }): {
+  key: string;
+  values?: Record<string, string>;
+} {
+  if (error.id !== ALLOWED_DOMAINS_CLAIM) return { key: 'auth.accessDenied.other' };
+  const reason = (error.reason ?? {}) as Partial<AllowedDomainsReason>;
+  const domains = (reason.actualValue ?? []).join(', ');
+  return reason.expectedToInclude
+    ? { key: 'auth.accessDenied.allowedDomains', values: { domains, actual: reason.expectedToInclude } }
+    : { key: 'auth.accessDenied.allowedDomainsNoEmail', values: { domains } };
+}

@@ -2,10 +2,12 @@ import SuperTokens from 'supertokens-auth-react';
 import EmailVerification from 'supertokens-auth-react/recipe/emailverification';
 import MultiFactorAuth from 'supertokens-auth-react/recipe/multifactorauth';
 import Multitenancy from 'supertokens-auth-react/recipe/multitenancy';
+import OAuth2Provider from 'supertokens-auth-react/recipe/oauth2provider';
 import Passwordless from 'supertokens-auth-react/recipe/passwordless';
 import Session from 'supertokens-auth-react/recipe/session';
 import ThirdParty from 'supertokens-auth-react/recipe/thirdparty';
 import TOTP from 'supertokens-auth-react/recipe/totp';
+import WebAuthn from 'supertokens-auth-react/recipe/webauthn';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import {
@@ -14,10 +16,13 @@ import {
   contactMethodFor,
   emailVerificationModeFor,
   fetchPublicAuthConfig,
+  gatingClaims,
   loginMethodsUrl,
   successRedirectPath,
   type LoginMethods,
 } from './supertokens-config';
+import { webLockFactory } from './supertokens-locks';
+import { SDK_TRANSLATIONS } from './supertokens-translations';
 
 /**
  * The SuperTokens SDK, initialised once. This module is only reached through `loadSuperTokens()` in
@@ -25,12 +30,22 @@ import {
  * in `features/auth` and is loaded only by the /auth routes.
  */
 
+/** A session as the product sees it. */
+export interface SessionInfo {
+  userId: string;
+  /**
+   * Every claim that gates product routes passes (st-mfa; st-ev when verification is required). False
+   * while a second factor or a required email verification is pending: no product call may go out then.
+   */
+  complete: boolean;
+}
+
 export interface InitOptions {
   /**
-   * Called with the user id whenever a session appears or changes, and with null when it ends.
-   * `claimsChanged` is true when the access token's claims were updated (a factor or a verification done).
+   * Called with the session whenever one appears or changes, and with null when it ends.
+   * `claimsChanged` is true when the gating claims changed validity (a factor or a verification done).
    */
-  onSessionChange: (userId: string | null, claimsChanged?: boolean) => void;
+  onSessionChange: (session: SessionInfo | null, claimsChanged?: boolean) => void;
   /** Called after each successful first-factor sign-in (Google or passwordless). */
   onSignIn: (event: { userId: string; createdNewUser: boolean; recipeId: string }) => void;
 }
@@ -81,6 +96,10 @@ export const AUTH_STYLE = `
 let initialised = false;
 /** The last seen validity of the gating claims (see `reportSession`); undefined without a session. */
 let lastClaims: string | undefined;
+/** Whether `st-ev` gates product routes (the server's EMAIL_VERIFICATION=required). */
+let emailVerificationMode: 'OPTIONAL' | 'REQUIRED' = 'OPTIONAL';
+/** Set by `initSuperTokens`: reads the session again and tells the app (see `recheckSession`). */
+let reportSession: () => Promise<void> = async () => undefined;
 
 async function fetchLoginMethods(): Promise<LoginMethods | undefined> {
   try {
@@ -104,18 +123,17 @@ export async function initSuperTokens(options: InitOptions): Promise<void> {
     fetchPublicAuthConfig(env.apiBase),
   ]);
   const appInfo = authAppInfo(env.apiBase, window.location.origin);
+  emailVerificationMode = emailVerificationModeFor(authConfig?.emailVerification);
 
   /**
    * Tells the app about the session, and whether the claims that gate product calls (st-mfa and st-ev
    * validity) changed since it last looked: a second factor or an email verification was just completed.
    */
-  const reportSession = async () => {
+  reportSession = async () => {
     const previous = lastClaims;
-    const userId = await currentUserId();
-    if (!userId) return options.onSessionChange(null);
-    const claims = await gatingClaims();
-    lastClaims = claims;
-    options.onSessionChange(userId, previous !== undefined && claims !== previous);
+    const session = await currentSession();
+    if (!session) return options.onSessionChange(null);
+    options.onSessionChange(session, previous !== undefined && lastClaims !== previous);
   };
 
   const reportSignIn = (recipeId: string) => (event: { action: string }) => {
@@ -138,7 +156,8 @@ export async function initSuperTokens(options: InitOptions): Promise<void> {
     termsOfServiceLink: paths.terms,
     privacyPolicyLink: paths.privacy,
     style: AUTH_STYLE,
-    languageTranslations: { defaultLanguage: 'en' },
+    // Our words on the SDK's screens: factor names as on the account page, "Sign out" for leaving.
+    languageTranslations: { defaultLanguage: 'en', translations: SDK_TRANSLATIONS },
     getRedirectionURL: async (context) => {
       if (context.action !== 'SUCCESS') return undefined;
       return successRedirectPath(context);
@@ -147,7 +166,7 @@ export async function initSuperTokens(options: InitOptions): Promise<void> {
       Multitenancy.init(),
       // REQUIRED when the server requires verified emails (EMAIL_VERIFICATION=required): SessionAuth then
       // sends an unverified user to /auth/verify-email. The server enforces st-ev either way.
-      EmailVerification.init({ mode: emailVerificationModeFor(authConfig?.emailVerification) }),
+      EmailVerification.init({ mode: emailVerificationMode }),
       Passwordless.init({
         contactMethod: contactMethodFor(loginMethods),
         onHandleEvent: reportSignIn('passwordless'),
@@ -159,8 +178,15 @@ export async function initSuperTokens(options: InitOptions): Promise<void> {
       }),
       MultiFactorAuth.init(),
       TOTP.init(),
+      // "Sign in with Lumina": the auth page continues an app's sign-in when `?loginChallenge=` is in the
+      // URL (the card shows the app's name, logo and link), and /auth/oauth/logout confirms an app's logout.
+      OAuth2Provider.init(),
+      // Passkeys: "Continue with passkey" on the card, /auth/mfa/webauthn, /auth/webauthn/recover.
+      WebAuthn.init({ onHandleEvent: reportSignIn('webauthn') }),
       Session.init({
         tokenTransferMethod: 'header',
+        // Locks the browser frees when a page goes (supertokens-locks.ts); passed through to supertokens-website.
+        ...sessionLocks(),
         onHandleEvent: (event) => {
           switch (event.action) {
             case 'SESSION_CREATED':
@@ -183,24 +209,37 @@ export async function initSuperTokens(options: InitOptions): Promise<void> {
   });
 }
 
+/**
+ * `lockFactory` for supertokens-website. The SDK forwards every Session.init setting to it, but its types
+ * do not list this one, hence the cast.
+ */
+function sessionLocks(): Record<string, never> {
+  const lockFactory = webLockFactory();
+  return (lockFactory ? { lockFactory } : {}) as Record<string, never>;
+}
+
 export async function getAccessToken(): Promise<string | undefined> {
   return Session.getAccessToken();
 }
 
-/** The validity of the claims that gate product calls (st-mfa, st-ev) in the current access token. */
-async function gatingClaims(): Promise<string> {
-  const payload = (await Session.getAccessTokenPayloadSecurely()) as Record<
-    string,
-    { v?: unknown } | undefined
-  >;
-  return JSON.stringify([payload['st-mfa']?.v, payload['st-ev']?.v]);
+/**
+ * The session when one exists (refreshing an expired access token first), else null. Remembers the
+ * gating claims' validity, which `reportSession` compares with the next reading.
+ */
+export async function currentSession(): Promise<SessionInfo | null> {
+  if (!(await Session.doesSessionExist())) return null;
+  const payload = (await Session.getAccessTokenPayloadSecurely()) as Record<string, unknown>;
+  const claims = gatingClaims(payload, emailVerificationMode);
+  lastClaims = claims.key;
+  return { userId: await Session.getUserId(), complete: claims.complete };
 }
 
-/** The user id when a session exists (refreshing an expired access token first), else null. */
-export async function currentUserId(): Promise<string | null> {
-  if (!(await Session.doesSessionExist())) return null;
-  lastClaims ??= await gatingClaims();
-  return Session.getUserId();
+/**
+ * Reads the session again and tells the app. The SDK's guard calls this once it has validated the claims,
+ * so the app's gate never stays closed on an access token that has since completed its second factor.
+ */
+export async function recheckSession(): Promise<void> {
+  await reportSession();
 }
 
 export async function signOut(): Promise<void> {
@@ -223,14 +262,68 @@ export async function removeTotpDevices(): Promise<void> {
   for (const device of devices) await TOTP.removeDevice({ deviceName: device.name });
 }
 
+/** What adding a passkey came to: done, or why not (the account page explains each). */
+export type AddPasskeyResult = 'OK' | 'ALREADY_REGISTERED' | 'CANCELLED' | 'NOT_SUPPORTED' | 'FAILED';
+
+/**
+ * Adds a passkey for the signed-in person (`POST /auth/webauthn/options/register`, the browser's
+ * passkey dialog, `POST /auth/webauthn/credential`), with the name they gave it.
+ */
+export async function addPasskey(name: string, email: string | null): Promise<AddPasskeyResult> {
+  const recipeUserId = await Session.getUserId();
+  const result = await WebAuthn.createAndRegisterCredentialForSessionUser({
+    recipeUserId,
+    email: email ?? '',
+    userContext: {},
+    options: {
+      // The name rides along with the registration (our server reads it; the FDI has no field for it).
+      preAPIHook: async ({ url, requestInit }) => {
+        if (!name || !url.endsWith('/webauthn/credential') || typeof requestInit.body !== 'string') {
+          return { url, requestInit };
+        }
+        const body = JSON.parse(requestInit.body) as Record<string, unknown>;
+        return { url, requestInit: { ...requestInit, body: JSON.stringify({ ...body, name }) } };
+      },
+    },
+  });
+  switch (result.status) {
+    case 'OK':
+      return 'OK';
+    case 'AUTHENTICATOR_ALREADY_REGISTERED':
+      return 'ALREADY_REGISTERED';
+    case 'WEBAUTHN_NOT_SUPPORTED':
+      return 'NOT_SUPPORTED';
+    case 'FAILED_TO_REGISTER_USER': {
+      const error = (result as { error?: { name?: string } }).error;
+      return error?.name === 'NotAllowedError' || error?.name === 'AbortError' ? 'CANCELLED' : 'FAILED';
+    }
+    default:
+      return 'FAILED';
+  }
+}
+
+/** Removes one of the signed-in person's passkeys (`POST /auth/webauthn/credential/remove`). */
+export async function removePasskey(webauthnCredentialId: string): Promise<boolean> {
+  const result = await WebAuthn.removeCredential({ webauthnCredentialId, userContext: {} });
+  return result.status === 'OK' || result.status === 'CREDENTIAL_NOT_FOUND_ERROR';
+}
+
+/** The server's email-verification mode as the SDK was initialised with it (OPTIONAL before that). */
+export function emailVerificationModeNow(): 'OPTIONAL' | 'REQUIRED' {
+  return emailVerificationMode;
+}
+
 export { AUTH_BASE_PATH };
 
 /** What `loadSuperTokens()` resolves to. */
 export interface SuperTokensModule {
   initSuperTokens: typeof initSuperTokens;
   getAccessToken: typeof getAccessToken;
-  currentUserId: typeof currentUserId;
+  currentSession: typeof currentSession;
+  recheckSession: typeof recheckSession;
   signOut: typeof signOut;
   setUpFactor: typeof setUpFactor;
   removeTotpDevices: typeof removeTotpDevices;
+  addPasskey: typeof addPasskey;
+  removePasskey: typeof removePasskey;
 }

@@ -53,3 +53,11 @@ export function thumbnail(bytes: Buffer): Promise<Buffer> {
     .webp(THUMBNAIL_WEBP)
     .toBuffer();
 }
+
+/**
+ * The same pixels as a lossless PNG (for an output in a format C2PA signing does not cover, e.g. WebP
+ * or AVIF): decoded and re-encoded without resizing or any lossy step, so the image is unchanged.
+ */
+export function losslessPng(bytes: Buffer): Promise<Buffer> {
+  return sharp(bytes).png({ compressionLevel: 6 }).toBuffer();
+}

@@ -117,7 +117,10 @@ describe('model catalogue', () => {
       /providerModel: local models are one of local\/aurora/,
     ],
     ['[{"id":"local-aurora","defaultSize":{"width":1001}}]', /defaultSize\.width: must be a multiple of 8/],
-    ['[{"id":"flux-dev","provider":"openai"}]', /provider must be one of local, fal, replicate/],
+    [
+      '[{"id":"flux-dev","provider":"midjourney"}]',
+      /provider must be one of local, fal, replicate, comfyui, a1111, openai/,
+    ],
     ['[{"id":"nope","remove":true}]', /cannot remove unknown model "nope"/],
     ['{"replace":true,"models":[]}', /leaves no models/],
     ['[{"id":"fal-esrgan","creditCost":-2}]', /models\[0\] \("fal-esrgan"\)\.creditCost/],
@@ -191,7 +194,7 @@ describe('model catalogue', () => {
     const bad = () => loadConfig({ MODELS_JSON: '[{"id":"flux-dev","creditCost":-1}]' });
     expect(bad).toThrow(ConfigError);
     expect(bad).toThrow(/MODELS_JSON: models\[0\] \("flux-dev"\)\.creditCost/);
-    const badTool = () => loadConfig({ MODELS_JSON: '[{"id":"local-upscale","provider":"openai"}]' });
+    const badTool = () => loadConfig({ MODELS_JSON: '[{"id":"local-upscale","provider":"midjourney"}]' });
     expect(badTool).toThrow(
       /MODELS_JSON: models\[0\] \("local-upscale"\)\.provider: provider must be one of/,
     );

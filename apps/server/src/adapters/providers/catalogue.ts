@@ -3,6 +3,7 @@ import { TOOLS } from '@lumina/contracts';
 import { z } from 'zod';
 import { LOCAL_MODEL_NAMES } from './local/presets.ts';
 import { LOCAL_TOOL_MODELS } from './local/tools/local-tool-models.ts';
+import { vendorCannotRun } from './vendors.ts';
 
 /**
  * The model catalogue, as data: which models people can pick for each capability (text-to-image and
@@ -20,7 +21,7 @@ import { LOCAL_TOOL_MODELS } from './local/tools/local-tool-models.ts';
 export const CAPABILITIES = ['text-to-image', ...TOOLS, 'train'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export type ToolCapability = (typeof TOOLS)[number];
-export const PROVIDERS = ['local', 'fal', 'replicate'] as const;
+export const PROVIDERS = ['local', 'fal', 'replicate', 'comfyui', 'a1111', 'openai'] as const;
 
 const int = (what: string) =>
   z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`);
@@ -63,7 +64,59 @@ const common = {
    * per 1000 training steps for train.
    */
   creditCost: int('creditCost').min(0).max(10_000),
+  /**
+   * Failover: the same model on other vendors, tried in order when the one before fails for a while
+   * or does not answer in time (`[{"provider":"replicate","providerModel":"black-forest-labs/flux-dev"}]`).
+   * The price stays this entry's: a person pays once, whichever vendor makes the output. An alternate
+   * whose vendor is not configured on this server is skipped.
+   */
+  alternates: z
+    .array(
+      z.object({
+        provider: z.enum(PROVIDERS, { error: `alternates' provider must be one of ${PROVIDERS.join(', ')}` }),
+        providerModel: z.string().min(1, 'an alternate needs its providerModel'),
+      }),
+    )
+    .max(5, 'at most 5 alternates')
+    .default([]),
 };
+
+/**
+ * A model entry's vendor and its alternates are distinct vendors (one turn each), and each can run the
+ * entry's capability (a failover must never reach a vendor that refuses the work).
+ */
+function checkAlternates(
+  m: {
+    capability: Capability;
+    provider: (typeof PROVIDERS)[number];
+    alternates: { provider: (typeof PROVIDERS)[number]; providerModel: string }[];
+  },
+  ctx: z.RefinementCtx,
+  localModels: readonly string[],
+) {
+  const cannot = vendorCannotRun(m.provider, m.capability);
+  if (cannot) ctx.addIssue({ code: 'custom', path: ['provider'], message: cannot });
+  const seen = new Set<string>([m.provider]);
+  for (const [i, alt] of m.alternates.entries()) {
+    const altCannot = vendorCannotRun(alt.provider, m.capability);
+    if (altCannot) ctx.addIssue({ code: 'custom', path: ['alternates', i, 'provider'], message: altCannot });
+    if (seen.has(alt.provider)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['alternates', i, 'provider'],
+        message: `${alt.provider} is already this model's vendor or an earlier alternate`,
+      });
+    }
+    seen.add(alt.provider);
+    if (alt.provider === 'local' && !localModels.includes(alt.providerModel)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['alternates', i, 'providerModel'],
+        message: `a local alternate is one of ${localModels.join(', ')}`,
+      });
+    }
+  }
+}
 
 export const TextToImageEntrySchema = z
   .object({
@@ -85,6 +138,7 @@ export const TextToImageEntrySchema = z
     acceptsLora: z.boolean(),
   })
   .superRefine((m, ctx) => {
+    checkAlternates(m, ctx, LOCAL_MODEL_NAMES);
     if (m.provider === 'local' && !(LOCAL_MODEL_NAMES as string[]).includes(m.providerModel)) {
       ctx.addIssue({
         code: 'custom',
@@ -116,6 +170,7 @@ export const ToolEntrySchema = z
   })
   .superRefine((m, ctx) => {
     const local = LOCAL_TOOL_MODELS[m.capability];
+    checkAlternates(m, ctx, [local]);
     if (m.provider === 'local' && m.providerModel !== local) {
       ctx.addIssue({
         code: 'custom',
@@ -144,6 +199,12 @@ export const TrainEntrySchema = z
     }),
   })
   .superRefine((m, ctx) => {
+    const cannot = vendorCannotRun(m.provider, m.capability);
+    if (cannot) ctx.addIssue({ code: 'custom', path: ['provider'], message: cannot });
+    if (m.alternates.length > 0) {
+      // A training runs for up to hours and its weights live at the vendor that made them.
+      ctx.addIssue({ code: 'custom', path: ['alternates'], message: 'a trainer has no alternates' });
+    }
     if (m.provider === 'local' && m.providerModel !== LOCAL_TRAINER_MODEL) {
       ctx.addIssue({
         code: 'custom',
@@ -194,6 +255,8 @@ const REPLICATE_FLUX_RATIOS = [
   '9:16',
   '9:21',
 ];
+/** The SDXL base checkpoint's file name in an AUTOMATIC1111 / Forge `models/Stable-diffusion` folder. */
+const A1111_SDXL_CHECKPOINT = 'sd_xl_base_1.0.safetensors';
 const LOCAL_SIZES = { mode: 'custom', min: 256, max: 2048, multipleOf: 8 } as const;
 
 const textToImage = (m: Omit<z.input<typeof TextToImageEntrySchema>, 'capability'>): TextToImageModel =>
@@ -338,6 +401,52 @@ export const BUILT_IN_MODELS: readonly ModelEntry[] = [
     creditCost: 3,
     acceptsLora: false,
   }),
+  // The operator's own GPU: ComfyUI runs the workflow the entry names (comfyui/workflows/<name>.json).
+  textToImage({
+    id: 'comfyui-sdxl',
+    displayName: 'Stable Diffusion XL (own GPU, ComfyUI)',
+    description: 'SDXL 1.0 with negative prompts, run on this service’s own ComfyUI server.',
+    provider: 'comfyui',
+    providerModel: 'sdxl-txt2img',
+    defaultSize: { width: 1024, height: 1024 },
+    sizes: { mode: 'custom', min: 512, max: 1536, multipleOf: 8 },
+    aspectRatios: SQUARE_AND_COMMON,
+    supports: { negativePrompt: true, seed: true, loraScale: false, promptStrength: false, maxImages: 4 },
+    creditCost: 2,
+    acceptsLora: false,
+  }),
+  // The operator's own AUTOMATIC1111 / Forge server (A1111_URL): providerModel is the checkpoint's name
+  // there, as /sdapi/v1/sd-models lists it.
+  textToImage({
+    id: 'sdxl-a1111',
+    displayName: 'Stable Diffusion XL (your AUTOMATIC1111 server)',
+    description:
+      'SDXL 1.0 on this service’s own GPU server (AUTOMATIC1111 or Forge), with negative prompts and live previews.',
+    provider: 'a1111',
+    providerModel: A1111_SDXL_CHECKPOINT,
+    defaultSize: { width: 1024, height: 1024 },
+    sizes: { mode: 'custom', min: 512, max: 2048, multipleOf: 8 },
+    aspectRatios: SQUARE_AND_COMMON,
+    supports: { negativePrompt: true, seed: true, loraScale: false, promptStrength: false, maxImages: 4 },
+    creditCost: 1,
+    acceptsLora: false,
+  }),
+  // OpenAI Images: gpt-image makes 1024×1024, 1536×1024 or 1024×1536 only, so it offers those three
+  // ratios (the adapter sends the size of the ratio asked for); it takes no seed and no negative prompt.
+  textToImage({
+    id: 'gpt-image-1',
+    displayName: 'GPT Image 1 (OpenAI)',
+    description:
+      'OpenAI’s image model: follows long instructions and renders text well. Square, landscape 3:2 or portrait 2:3.',
+    provider: 'openai',
+    providerModel: 'gpt-image-1',
+    defaultSize: { width: 1024, height: 1024 },
+    sizes: { mode: 'aspect-ratio' },
+    aspectRatios: ['1:1', '3:2', '2:3'],
+    supports: { negativePrompt: false, seed: false, loraScale: false, promptStrength: false, maxImages: 4 },
+    creditCost: 8,
+    acceptsLora: false,
+  }),
   // Image tools, per tool hosted first: a server with a fal.ai or Replicate key defaults to real AI
   // and one without falls back to the local engine (always available, offline).
   // edit
@@ -358,6 +467,34 @@ export const BUILT_IN_MODELS: readonly ModelEntry[] = [
       providerModel: 'black-forest-labs/flux-dev',
     },
   ),
+  tool({
+    id: 'comfyui-sdxl-edit',
+    capability: 'edit',
+    displayName: 'SDXL image-to-image · own GPU (ComfyUI)',
+    description: 'Redraws your image following the prompt on this service’s own ComfyUI server.',
+    provider: 'comfyui',
+    providerModel: 'sdxl-img2img',
+    creditCost: 3,
+  }),
+  tool({
+    id: 'a1111-sdxl-edit',
+    capability: 'edit',
+    displayName: 'SDXL image-to-image · your AUTOMATIC1111 server',
+    description:
+      'Redraws your image following the prompt on this service’s own GPU; strength sets how far it may move.',
+    provider: 'a1111',
+    providerModel: A1111_SDXL_CHECKPOINT,
+    creditCost: 1,
+  }),
+  tool({
+    id: 'openai-gpt-image-edit',
+    capability: 'edit',
+    displayName: 'GPT Image 1 edit · OpenAI',
+    description: 'Changes your image as the prompt instructs (strength does not apply).',
+    provider: 'openai',
+    providerModel: 'gpt-image-1',
+    creditCost: 8,
+  }),
   tool({
     id: 'local-edit',
     capability: 'edit',
@@ -427,6 +564,25 @@ export const BUILT_IN_MODELS: readonly ModelEntry[] = [
         'nightmareai/real-esrgan:f121d640bd286e1fdc67f9799164c1d5be36ff74576ee11c803ae5b665dd46aa',
     },
   ),
+  tool({
+    id: 'comfyui-esrgan',
+    capability: 'upscale',
+    displayName: 'Real-ESRGAN · own GPU (ComfyUI)',
+    description: 'Sharp, detailed enlargement on this service’s own ComfyUI server.',
+    provider: 'comfyui',
+    providerModel: 'esrgan-upscale',
+    creditCost: 1,
+  }),
+  tool({
+    id: 'a1111-esrgan',
+    capability: 'upscale',
+    displayName: 'R-ESRGAN 4x+ · your AUTOMATIC1111 server',
+    description: 'Sharp, detailed enlargement on this service’s own GPU.',
+    provider: 'a1111',
+    // The upscaler's name as /sdapi/v1/upscalers lists it.
+    providerModel: 'R-ESRGAN 4x+',
+    creditCost: 1,
+  }),
   tool({
     id: 'local-upscale',
     capability: 'upscale',

@@ -140,25 +140,42 @@ async function downloadImage(
   vendor: string,
 ): Promise<ProviderImage> {
   const { bytes, res } = await downloadBytes(url, fetchFn, signal, vendor, MAX_IMAGE_BYTES);
+  return readableImage(bytes, vendor, `output ${url}`, contentTypeOf(res));
+}
+
+/** Base64 images in a vendor's answer (a data: URL prefix allowed), each checked to be a readable image. */
+export function decodeBase64Images(images: string[], vendor: string): Promise<ProviderImage[]> {
+  return Promise.all(
+    images.map((b64) =>
+      readableImage(
+        Buffer.from(b64.replace(/^data:[^;]+;base64,/, ''), 'base64'),
+        vendor,
+        'an output',
+        'image/png',
+      ),
+    ),
+  );
+}
+
+/** An output image with its type and size from its own bytes; bytes no decoder reads are a transient failure. */
+async function readableImage(
+  bytes: Buffer,
+  vendor: string,
+  what: string,
+  fallbackType: string,
+): Promise<ProviderImage> {
   try {
     const meta = await sharp(bytes).metadata();
     return {
       bytes,
-      contentType: meta.format
-        ? `image/${meta.format === 'jpeg' ? 'jpeg' : meta.format}`
-        : contentTypeOf(res),
+      contentType: meta.format ? `image/${meta.format === 'jpeg' ? 'jpeg' : meta.format}` : fallbackType,
       width: meta.width ?? 0,
       height: meta.height ?? 0,
     };
   } catch (cause) {
-    throw new ProviderError(
-      `${vendor}: output ${url} is not a readable image`,
-      'transient',
-      TRANSIENT_MESSAGE,
-      {
-        cause,
-      },
-    );
+    throw new ProviderError(`${vendor}: ${what} is not a readable image`, 'transient', TRANSIENT_MESSAGE, {
+      cause,
+    });
   }
 }
 

@@ -1,9 +1,10 @@
 /**
- * The text-to-image capability, one adapter per vendor (local engine, fal.ai, Replicate). The job
+ * The text-to-image capability, one adapter per vendor (local engine, fal.ai, Replicate, and the
+ * operator's own ComfyUI or AUTOMATIC1111 server, OpenAI Images). The job
  * handler calls `run`; adapters hide whether the vendor is synchronous, queued or webhook-driven.
  */
 
-export type ProviderName = 'local' | 'fal' | 'replicate';
+export type ProviderName = 'local' | 'fal' | 'replicate' | 'comfyui' | 'a1111' | 'openai';
 
 export interface TextToImageRequest {
   /** The vendor's model name (e.g. `fal-ai/flux/dev`, `black-forest-labs/flux-schnell`, `local/aurora`). */
@@ -47,6 +48,11 @@ export interface ProgressUpdate {
   percent?: number;
   /** The latest log line the vendor gave (e.g. "step 12/28"). */
   message?: string;
+  /**
+   * A low-resolution look at the image being made, when the vendor streams one (ComfyUI's preview
+   * frames, AUTOMATIC1111's `current_image`): shown as the job's live preview, never stored as an output.
+   */
+  preview?: { bytes: Buffer; contentType: string };
 }
 
 export interface RunContext {

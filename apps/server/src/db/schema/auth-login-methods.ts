@@ -14,7 +14,7 @@ export const authLoginMethods = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** `passwordless` or `thirdparty`. */
+    /** `passwordless`, `thirdparty` or `webauthn`. */
     recipeId: text('recipe_id').notNull(),
     email: text('email'),
     phoneNumber: text('phone_number'),
@@ -32,6 +32,9 @@ export const authLoginMethods = pgTable(
     uniqueIndex('auth_login_methods_passwordless_phone_key')
       .on(t.phoneNumber)
       .where(sql`${t.recipeId} = 'passwordless' and ${t.phoneNumber} is not null`),
+    uniqueIndex('auth_login_methods_webauthn_email_key')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.recipeId} = 'webauthn'`),
     uniqueIndex('auth_login_methods_third_party_key')
       .on(t.thirdPartyId, t.thirdPartyUserId)
       .where(sql`${t.recipeId} = 'thirdparty'`),

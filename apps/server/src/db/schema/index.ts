@@ -19,3 +19,7 @@ export * from './videos.ts';
 export * from './training.ts';
 export * from './purchases.ts';
 export * from './referrals.ts';
+export * from './auth-oauth.ts';
+export * from './auth-webauthn.ts';
+export * from './auth-saml.ts';
+export * from './vendor-health.ts';

@@ -30,9 +30,16 @@ export const jobs = pgTable(
     queuePosition: integer('queue_position'),
     percent: integer('percent'),
     message: text('message'),
+    /** When the latest live preview was stored (modules/jobs/previews.ts); null when there is none. */
+    previewAt: timestamp('preview_at', { withTimezone: true }),
     /** Why it failed, in words for people. */
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
+    /**
+     * Every vendor this job was handed to, in order (failover): which one, its model name, how it
+     * ended there and why, in words for people. The last `succeeded` entry made the outputs.
+     */
+    vendorAttempts: jsonb('vendor_attempts').$type<VendorAttempt[]>().notNull().default([]),
     /** The purchase this job is a stage of (a photo shoot's training or one of its generations). */
     purchaseId: uuid('purchase_id').references((): AnyPgColumn => purchases.id, { onDelete: 'set null' }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
@@ -52,5 +59,17 @@ export const jobs = pgTable(
       .where(sql`${t.purchaseId} is not null`),
   ],
 );
+
+/** One vendor's turn at a job (`jobs.vendor_attempts`). */
+export interface VendorAttempt {
+  vendor: string;
+  providerModel: string;
+  /** `failed` (a temporary problem), `timeout`, `skipped` (its breaker was open), `succeeded`. */
+  outcome: 'succeeded' | 'failed' | 'timeout' | 'skipped';
+  /** Why, in words for people (e.g. "did not answer in time"); null for a success. */
+  reason: string | null;
+  /** ISO 8601. */
+  at: string;
+}
 
 export type JobRow = typeof jobs.$inferSelect;

@@ -43,14 +43,21 @@ describe(`server-side product analytics through posthog-node on ${testDb}`, () =
     await posthog.close();
   });
 
-  const flushed = async (event: string, distinctId: string) => {
-    await env.container.services.analytics.flush();
-    return eventually(
-      async () => posthog.events.find((e) => e.event === event && e.distinct_id === distinctId),
+  /**
+   * The event once the server has sent it. A job's outcome is reported when its worker's handler
+   * returns, which can be a moment after the job reads as ended: flush on every look, or an event
+   * captured after the first flush would wait for the next timed one (10 s).
+   */
+  const flushedBy = (server: TestEnv, event: string, distinctId: string) =>
+    eventually(
+      async () => {
+        await server.container.services.analytics.flush();
+        return posthog.events.find((e) => e.event === event && e.distinct_id === distinctId);
+      },
       10_000,
       `${event} for ${distinctId}`,
     );
-  };
+  const flushed = (event: string, distinctId: string) => flushedBy(env, event, distinctId);
 
   it('sends sign-up, job succeeded and failed (tool and model, no prompt) and purchase completed, in order', async () => {
     const alice = await signedInClient(env, 'analytics');
@@ -120,11 +127,7 @@ describe(`server-side product analytics through posthog-node on ${testDb}`, () =
         model: 'local-aurora',
       });
       await waitForJob(bob, res.json().job_id);
-      await allowing.container.services.analytics.flush();
-      const event = await eventually(
-        async () => posthog.events.find((e) => e.event === 'job succeeded' && e.distinct_id === bob.userId),
-        10_000,
-      );
+      const event = await flushedBy(allowing, 'job succeeded', bob.userId);
       expect(event.properties.prompt).toBe('a blue heron at dawn');
     } finally {
       await allowing.close();

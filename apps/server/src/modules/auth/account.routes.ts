@@ -15,6 +15,12 @@ export function accountRoutes(app: FastifyInstance, auth: AuthModule): void {
       available: auth.mfa.availableFactors,
       alreadySetup: await auth.mfa.alreadySetup(user),
       totpDevices: devices.map((d) => ({ name: d.name, verified: d.verified })),
+      passkeys: (await auth.webauthn.list(userId)).map((p) => ({
+        id: p.webauthnCredentialId,
+        name: p.name,
+        createdAt: new Date(p.createdAt).toISOString(),
+        lastUsedAt: p.lastUsedAt === null ? null : new Date(p.lastUsedAt).toISOString(),
+      })),
     };
   }
 
@@ -35,7 +41,9 @@ export function accountRoutes(app: FastifyInstance, auth: AuthModule): void {
           'CONFLICT',
           factor === 'totp'
             ? 'Set up an authenticator app first, then turn it on.'
-            : 'Add a sign-in address for this factor first, then turn it on.',
+            : factor === 'webauthn'
+              ? 'Add a passkey first, then turn it on.'
+              : 'Add a sign-in address for this factor first, then turn it on.',
         );
       }
       await auth.mfa.setRequired(request.user.id, factor, true);

@@ -178,3 +178,7 @@ export const useFakeGitHub = (options: Parameters<typeof startFakeGitHub>[0]) =>
     () => startFakeGitHub(options),
     (p) => p.close(),
   );
+
+/** Any fake server (a sign-in provider) started for a whole suite and closed after it. */
+export const useFakeServer = <T extends { close(): Promise<void> }>(what: string, start: () => Promise<T>) =>
+  startedForSuite(what, start, (p) => p.close());

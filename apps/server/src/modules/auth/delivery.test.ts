@@ -2,6 +2,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEnv, testDb, type TestEnv, useTestEnv } from '../../../test/harness.ts';
 import { consume, createCode, getUser, latestMail, signIn } from './auth.test-helpers.ts';
+import { TEST_C2PA_SIGNING } from '../../../test/support/c2pa-signing.ts';
 
 interface Received {
   to: string[];
@@ -99,7 +100,13 @@ describe(`sign-in delivery on ${testDb}`, () => {
       });
       expect(exists.json()).toEqual({ status: 'OK', exists: true });
       const methods = await env.app.inject({ method: 'GET', url: '/auth/loginmethods' });
-      expect(methods.json().firstFactors).toEqual(['otp-email', 'otp-phone', 'link-email', 'link-phone']);
+      expect(methods.json().firstFactors).toEqual([
+        'otp-email',
+        'otp-phone',
+        'link-email',
+        'link-phone',
+        'webauthn',
+      ]);
     });
   });
 
@@ -109,9 +116,11 @@ describe(`sign-in delivery on ${testDb}`, () => {
       env: {
         NODE_ENV: 'production',
         FILE_URL_SECRET: 'x'.repeat(40),
+        AUTH_KEYS_ENCRYPTION_KEY: 'k'.repeat(43),
         EMAIL_VERIFICATION: 'required',
         STRIPE_SECRET_KEY: 'sk_test_unused',
         STRIPE_WEBHOOK_SECRET: 'whsec_unused',
+        ...TEST_C2PA_SIGNING,
       },
     });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { AUTH_BASE_PATH, type AuthModule } from './auth.module.ts';
-import { EV_CLAIM } from './claims.ts';
+import { allowedDomainsClaims, EV_CLAIM } from './claims.ts';
 import { EmailVerificationService } from './email-verification.service.ts';
 import { parseBody, plainRoute, sendTokens, sessionOf, tenantRoute } from './fdi.http.ts';
 import type { Session } from './session.service.ts';
@@ -23,8 +23,19 @@ export function emailVerificationRoutes(app: FastifyInstance, auth: AuthModule, 
   }
 
   async function syncClaim(reply: FastifyReply, session: Session, mode: TransferMode, verified: boolean) {
+    const now = auth.clock.now();
+    // A just-verified address may now prove the person's email domain (st-t-dmns).
+    const domains = verified
+      ? allowedDomainsClaims(
+          auth.config.auth,
+          session.tenantId,
+          await auth.users.loginMethod(session.recipeUserId),
+          now,
+        )
+      : {};
     const { tokens } = await auth.sessions.updateClaims(session.handle, {
-      [EV_CLAIM]: { v: verified, t: auth.clock.now() },
+      [EV_CLAIM]: { v: verified, t: now },
+      ...domains,
     });
     sendTokens(auth, reply, mode, tokens);
   }

@@ -30,6 +30,23 @@ const FIELDS = [
   'tenantId',
   'formFields',
   'shouldTryLinkingWithSessionUser',
+  // Sign in with Lumina (OAuth2Provider): the SDK's fields and the OAuth parameters.
+  'loginChallenge',
+  'logoutChallenge',
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'grant_type',
+  'code',
+  'code_verifier',
+  'refresh_token',
+  'id_token_hint',
+  'post_logout_redirect_uri',
+  'xsrf',
 ];
 
 let deep: unknown = 'x';
@@ -72,7 +89,13 @@ function queryEncode(text: string): string {
 describe(`every /auth route answers hostile input with a 4xx, on ${testDb}`, () => {
   const env = useTestEnv({
     workers: false,
-    env: { AUTH_RATE_LIMIT_PER_IP: '100000', AUTH_RATE_LIMIT_PER_CONTACT: '10000' },
+    env: {
+      AUTH_RATE_LIMIT_PER_IP: '100000',
+      AUTH_RATE_LIMIT_PER_CONTACT: '10000',
+      OAUTH_CLIENTS_JSON: JSON.stringify([
+        { client_id: 'app', name: 'App', redirect_uris: ['http://127.0.0.1:9/cb'], first_party: true },
+      ]),
+    },
   });
   let routes: Array<{ method: string; url: string }>;
   let bearer: string;
@@ -110,6 +133,11 @@ describe(`every /auth route answers hostile input with a 4xx, on ${testDb}`, () 
     expect(routes).toContainEqual({ method: 'POST', url: '/auth/signinup/code' });
     expect(routes).toContainEqual({ method: 'POST', url: '/auth/signinup/code/consume' });
     expect(routes).toContainEqual({ method: 'GET', url: '/auth/passwordless/email/exists' });
+    // Sign in with Lumina: the SDK's routes and the provider's own.
+    expect(routes).toContainEqual({ method: 'GET', url: '/auth/oauth/login' });
+    expect(routes).toContainEqual({ method: 'POST', url: '/auth/oauth/logout' });
+    expect(routes).toContainEqual({ method: 'POST', url: '/auth/oauth/token' });
+    expect(routes).toContainEqual({ method: 'GET', url: '/auth/oauth/auth' });
   });
 
   it('answers the two reported requests with a 400 and a message', async () => {

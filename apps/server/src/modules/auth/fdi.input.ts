@@ -14,16 +14,16 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  * are a 400 `{message}` naming the field. Per-route zod schemas still check types and each field's
  * own limits.
  */
-export function assertCleanFdiInput(where: string, value: unknown): void {
-  visit(value, where, 0);
+export function assertCleanFdiInput(where: string, value: unknown, maxLength = FDI_MAX_STRING_LENGTH): void {
+  visit(value, where, 0, maxLength);
 }
 
-function visit(value: unknown, path: string, depth: number): void {
+function visit(value: unknown, path: string, depth: number, maxLength: number): void {
   if (typeof value === 'string') {
     if (value.includes('\u0000')) throw new FdiBadRequest(`${path}: must not contain a NUL character`);
     if (LONE_SURROGATE.test(value)) throw new FdiBadRequest(`${path}: is not valid Unicode text`);
-    if (value.length > FDI_MAX_STRING_LENGTH) {
-      throw new FdiBadRequest(`${path}: is too long (at most ${FDI_MAX_STRING_LENGTH} characters)`);
+    if (value.length > maxLength) {
+      throw new FdiBadRequest(`${path}: is too long (at most ${maxLength} characters)`);
     }
     return;
   }
@@ -31,7 +31,7 @@ function visit(value: unknown, path: string, depth: number): void {
   if (depth >= MAX_DEPTH) throw new FdiBadRequest(`${path}: is nested too deeply`);
   for (const [key, inner] of Object.entries(value)) {
     // Keys are input too (they end up in logs and, for query-param maps, in redirect URLs).
-    visit(key, `${path}: a field name`, depth + 1);
-    visit(inner, `${path}.${key}`, depth + 1);
+    visit(key, `${path}: a field name`, depth + 1, FDI_MAX_STRING_LENGTH);
+    visit(inner, `${path}.${key}`, depth + 1, maxLength);
   }
 }

@@ -8,14 +8,17 @@ import { FdiBadRequest } from './fdi.http.ts';
 import { assertCleanFdiInput } from './fdi.input.ts';
 import { mfaRoutes } from './mfa.routes.ts';
 import { multitenancyRoutes } from './multitenancy.routes.ts';
+import { oauth2ProviderRoutes } from './oauth2-provider.routes.ts';
 import { passwordlessRoutes } from './passwordless.routes.ts';
 import { SessionError } from './session.errors.ts';
 import { clearSessionTokens } from './session.transport.ts';
 import { sessionRoutes } from './session.routes.ts';
+import { samlRoutes } from './saml.routes.ts';
 import { thirdPartyRoutes } from './thirdparty.routes.ts';
+import { webauthnRoutes } from './webauthn.routes.ts';
 
 /**
- * The SuperTokens Frontend Driver Interface (FDI 4.1) under `/auth`, as an encapsulated plugin with its
+ * The SuperTokens Frontend Driver Interface (FDI 4.1; the WebAuthn recipe at 4.2) under `/auth`, as an encapsulated plugin with its
  * own error handling: SuperTokens' wire format (status-field bodies, 401 "try refresh token", 403 claim
  * errors, 400 `{message}`), never our `{detail}` envelope. Register with `{ prefix: '/auth' }`.
  */
@@ -39,9 +42,11 @@ export async function fdiPlugin(
 
   // One input rule for every handler below (fdi.input.ts): bad text is a 400 before any handler runs.
   app.addHook('preHandler', async (request) => {
+    // A route may allow longer strings (the SAML assertion consumer service: a signed response).
+    const { maxStringLength } = request.routeOptions.config as { maxStringLength?: number };
     assertCleanFdiInput('query', request.query);
     assertCleanFdiInput('path', request.params);
-    assertCleanFdiInput('body', request.body);
+    assertCleanFdiInput('body', request.body, maxStringLength);
   });
 
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
@@ -82,7 +87,10 @@ export async function fdiPlugin(
   sessionRoutes(app, auth);
   passwordlessRoutes(app, auth);
   thirdPartyRoutes(app, auth);
+  samlRoutes(app, auth);
   multitenancyRoutes(app, auth);
   mfaRoutes(app, auth);
   emailVerificationRoutes(app, auth, db);
+  oauth2ProviderRoutes(app, auth);
+  webauthnRoutes(app, auth);
 }

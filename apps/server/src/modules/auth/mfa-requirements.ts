@@ -14,8 +14,13 @@ export interface FactorProgress {
   second: string[];
 }
 
-/** `email` for otp-email and link-email, `phone` for otp-phone and link-phone; undefined otherwise. */
+/**
+ * The secret a factor proves: `email` for otp-email and link-email, `phone` for otp-phone and link-phone,
+ * `passkey` for webauthn (a passkey sign-in and a passkey second factor are the same authenticator);
+ * undefined otherwise.
+ */
 function inboxOf(factor: string): string | undefined {
+  if (factor === 'webauthn') return 'passkey';
   return /^(?:otp|link)-(email|phone)$/.exec(factor)?.[1];
 }
 

@@ -35,7 +35,7 @@ export function mfaRoutes(app: FastifyInstance, auth: AuthModule): void {
     return {
       status: 'OK',
       factors: { next: state.next, alreadySetup: state.alreadySetup, allowedToSetup: state.allowedToSetup },
-      emails: { 'otp-email': emails, 'link-email': emails },
+      emails: { 'otp-email': emails, 'link-email': emails, webauthn: emails },
       phoneNumbers: { 'otp-phone': phones, 'link-phone': phones },
     };
   });

@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.ts';
 import * as repo from './mfa.repository.ts';
 import { factorsThatCanComplete, requirementsMet, type FactorProgress } from './mfa-requirements.ts';
 
-export const SECONDARY_FACTORS = ['otp-email', 'otp-phone', 'totp'] as const;
+export const SECONDARY_FACTORS = ['otp-email', 'otp-phone', 'totp', 'webauthn'] as const;
 export type SecondaryFactor = (typeof SECONDARY_FACTORS)[number];
 
 const TOTP_PERIOD = 30;
@@ -33,13 +33,15 @@ export class MfaService {
     private readonly options: { phoneEnabled: boolean },
   ) {}
 
-  /** Factors the user has set up (otp-email needs a passwordless email, totp a verified device). */
+  /** Factors the user has set up (otp-email needs a passwordless email, totp a verified device, webauthn a passkey). */
   async alreadySetup(user: FdiUser): Promise<SecondaryFactor[]> {
     const setup: SecondaryFactor[] = [];
     if (user.loginMethods.some((m) => m.recipeId === 'passwordless' && m.email)) setup.push('otp-email');
     if (user.loginMethods.some((m) => m.recipeId === 'passwordless' && m.phoneNumber))
       setup.push('otp-phone');
     if ((await repo.totpDevicesOf(this.db, user.id)).some((d) => d.verified)) setup.push('totp');
+    // The user object carries its passkeys' ids (users.service reads them with the login methods).
+    if (user.webauthn.credentialIds.length > 0) setup.push('webauthn');
     return setup;
   }
 
@@ -74,7 +76,9 @@ export class MfaService {
   }
 
   get availableFactors(): SecondaryFactor[] {
-    return this.options.phoneEnabled ? ['otp-email', 'otp-phone', 'totp'] : ['otp-email', 'totp'];
+    return this.options.phoneEnabled
+      ? ['otp-email', 'otp-phone', 'totp', 'webauthn']
+      : ['otp-email', 'totp', 'webauthn'];
   }
 
   async listDevices(userId: string) {

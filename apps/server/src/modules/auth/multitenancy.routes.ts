@@ -14,7 +14,7 @@ export function multitenancyRoutes(app: FastifyInstance, auth: AuthModule): void
         enabled: tenant.thirdPartyProviders.length > 0,
         providers: tenant.thirdPartyProviders.map((id) => ({
           id,
-          name: auth.thirdParty.get(id)?.name ?? id,
+          name: auth.thirdParty.get(id)?.name ?? auth.saml?.get(id)?.name ?? id,
         })),
       },
       passwordless: { enabled: passwordless },

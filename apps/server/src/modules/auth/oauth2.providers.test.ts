@@ -91,10 +91,22 @@ describe('third-party profile adapters', () => {
       facebook: 'www.facebook.com',
       twitter: 'x.com',
     };
+    // The hosts each provider gets from its settings' defaults (GITHUB_URL, DISCORD_URL, FACEBOOK_URL, ...).
+    const configured = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: '.tmp/config-test',
+      ...Object.fromEntries(
+        Object.keys(hosts).flatMap((id) => [
+          [`${id.toUpperCase()}_CLIENT_ID`, 'cid'],
+          [`${id.toUpperCase()}_CLIENT_SECRET`, 's'],
+        ]),
+      ),
+    }).auth.oauth2Providers;
+    expect(configured.map((c) => c.id).sort()).toEqual(Object.keys(hosts).sort());
     for (const [id, preset] of Object.entries(OAUTH2_PRESETS)) {
       const url = preset
         .flow(
-          { id: id as never, clientId: 'cid', clientSecret: 's', webUrl: 'https://github.com' },
+          configured.find((c) => c.id === id)!,
           'https://app.test/auth/callback/x',
         )
         .authorizationUrl('st', preset.pkce ? 'v'.repeat(43) : null, preset.scopes);

@@ -1,4 +1,5 @@
-import { CodeChallengeMethod, Facebook, OAuth2Client, type OAuth2Tokens } from 'arctic';
+import { CodeChallengeMethod, OAuth2Client, OAuth2Tokens } from 'arctic';
+import * as oidc from 'openid-client';
 import type { OAuth2ProviderConfig, OAuth2ProviderId } from '../../config.ts';
 
 /** What sign-in needs from a provider's account: its stable id and, when it shares one, an email. */
@@ -117,39 +118,30 @@ export const OAUTH2_PRESETS: Record<OAuth2ProviderId, OAuth2Preset> = {
     name: 'Discord',
     scopes: ['identify', 'email'],
     pkce: true,
-    flow: basicAuthFlow(() => ({
-      authorize: 'https://discord.com/oauth2/authorize',
-      token: 'https://discord.com/api/oauth2/token',
+    flow: basicAuthFlow((c) => ({
+      authorize: `${c.webUrl}/oauth2/authorize`,
+      token: `${c.apiUrl}/oauth2/token`,
     })),
-    profile: async (get) => discordProfile(await get('https://discord.com/api/users/@me')),
+    profile: async (get, c) => discordProfile(await get(`${c.apiUrl}/users/@me`)),
   },
   bitbucket: {
     name: 'Bitbucket',
     scopes: ['account', 'email'],
     pkce: false,
-    flow: basicAuthFlow(() => ({
-      authorize: 'https://bitbucket.org/site/oauth2/authorize',
-      token: 'https://bitbucket.org/site/oauth2/access_token',
+    flow: basicAuthFlow((c) => ({
+      authorize: `${c.webUrl}/site/oauth2/authorize`,
+      token: `${c.webUrl}/site/oauth2/access_token`,
     })),
-    profile: async (get) =>
-      bitbucketProfile(
-        await get('https://api.bitbucket.org/2.0/user'),
-        await get('https://api.bitbucket.org/2.0/user/emails'),
-      ),
+    profile: async (get, c) =>
+      bitbucketProfile(await get(`${c.apiUrl}/2.0/user`), await get(`${c.apiUrl}/2.0/user/emails`)),
   },
   facebook: {
     name: 'Facebook',
     scopes: ['email', 'public_profile'],
     pkce: false,
-    // Facebook wants the client secret in the token request's body: arctic's own Facebook class does that.
-    flow: (c, redirectUri) => {
-      const client = new Facebook(c.clientId, c.clientSecret, redirectUri);
-      return {
-        authorizationUrl: (state, _verifier, scopes) => client.createAuthorizationURL(state, scopes),
-        exchange: (code) => client.validateAuthorizationCode(code),
-      };
-    },
-    profile: async (get) => facebookProfile(await get('https://graph.facebook.com/me?fields=id,email')),
+    flow: facebookFlow,
+    profile: async (get, c) =>
+      facebookProfile(await get(`${c.apiUrl}/${FACEBOOK_GRAPH_VERSION}/me?fields=id,email`)),
   },
   twitter: {
     name: 'X',
@@ -162,6 +154,44 @@ export const OAUTH2_PRESETS: Record<OAuth2ProviderId, OAuth2Preset> = {
     profile: async (get) => twitterProfile(await get('https://api.x.com/2/users/me')),
   },
 };
+
+/** The Graph API version the dialog, token and profile calls are pinned to. */
+export const FACEBOOK_GRAPH_VERSION = 'v19.0';
+
+/**
+ * Facebook: the dialog on www.facebook.com, the code exchanged at the Graph API with the client secret in
+ * the request body (Facebook takes no HTTP Basic credentials). arctic's Facebook class hard-codes the
+ * hosts and its generic client only sends Basic, so the exchange goes through openid-client's plain
+ * OAuth 2 grant (`ClientSecretPost`, no id_token expected) with the configured hosts.
+ */
+function facebookFlow(c: OAuth2ProviderConfig, redirectUri: string): CodeFlow {
+  const server: oidc.ServerMetadata = {
+    issuer: c.webUrl!,
+    authorization_endpoint: `${c.webUrl}/${FACEBOOK_GRAPH_VERSION}/dialog/oauth`,
+    token_endpoint: `${c.apiUrl}/${FACEBOOK_GRAPH_VERSION}/oauth/access_token`,
+  };
+  const config = new oidc.Configuration(server, c.clientId, undefined, oidc.ClientSecretPost(c.clientSecret));
+  if (new URL(server.token_endpoint!).protocol === 'http:') oidc.allowInsecureRequests(config);
+  return {
+    authorizationUrl: (_state, _verifier, scopes) =>
+      oidc.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: scopes.join(','),
+      }),
+    exchange: async (code) => {
+      const current = new URL(redirectUri);
+      current.searchParams.set('code', code);
+      const tokens = await oidc.authorizationCodeGrant(
+        config,
+        current,
+        { expectedState: oidc.skipStateCheck, idTokenExpected: false },
+        { redirect_uri: redirectUri },
+      );
+      return new OAuth2Tokens({ ...tokens });
+    },
+  };
+}
 
 /** A `GetJson` that sends the access token as a bearer token. */
 export function bearerGetJson(accessToken: string): GetJson {

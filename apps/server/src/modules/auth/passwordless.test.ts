@@ -280,9 +280,13 @@ describe(`passwordless on ${testDb}`, () => {
       thirdParty: { enabled: false, providers: [] },
       passwordless: { enabled: true },
       webauthn: { enabled: false },
-      firstFactors: ['otp-email', 'link-email'],
+      firstFactors: ['otp-email', 'link-email', 'webauthn'],
     });
-    expect((await get('/auth/public/loginmethods')).json().firstFactors).toEqual(['otp-email', 'link-email']);
+    expect((await get('/auth/public/loginmethods')).json().firstFactors).toEqual([
+      'otp-email',
+      'link-email',
+      'webauthn',
+    ]);
     expect((await get('/auth/acme/loginmethods')).json().firstFactors).toEqual(['otp-email']);
     expect((await get('/auth/nobody/loginmethods')).statusCode).toBe(400);
   });

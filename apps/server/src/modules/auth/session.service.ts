@@ -228,7 +228,10 @@ export class SessionService {
       return { kind: 'ok' as const, session: updated! };
     });
 
-    if (outcome.kind === 'theft') this.recent.delete(outcome.handle);
+    if (outcome.kind === 'theft') {
+      this.recent.delete(outcome.handle);
+      await this.revoked([outcome.handle]);
+    }
     if (outcome.kind === 'unknown') throw unauthorised();
     if (outcome.kind === 'theft') throw tokenTheftDetected();
     this.recent.delete(outcome.session.handle);
@@ -252,9 +255,21 @@ export class SessionService {
     return { session: toSession(updated!, tokens.payload), tokens };
   }
 
+  private readonly revokedListeners: Array<(handles: string[]) => Promise<void>> = [];
+
+  /** Called after sessions end (sign-out, sign-out everywhere, theft): what hangs off them ends too. */
+  onRevoked(listener: (handles: string[]) => Promise<void>): void {
+    this.revokedListeners.push(listener);
+  }
+
+  private async revoked(handles: string[]): Promise<void> {
+    for (const listener of this.revokedListeners) await listener(handles);
+  }
+
   async revoke(handle: string, reason = 'signout'): Promise<void> {
     await repo.revokeSession(this.db, handle, reason, new Date(this.clock.now()));
     this.recent.delete(handle);
+    await this.revoked([handle]);
   }
 
   /** Signs the user out everywhere; returns the revoked handles. */
@@ -263,6 +278,7 @@ export class SessionService {
       repo.revokeUserSessions(tx, userId, reason, new Date(this.clock.now())),
     );
     for (const handle of handles) this.recent.delete(handle);
+    await this.revoked(handles);
     return handles;
   }
 

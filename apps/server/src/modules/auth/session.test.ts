@@ -275,7 +275,7 @@ describe(`sessions (header mode) on ${testDb}`, () => {
     expect(info.statusCode).toBe(200);
     expect(info.json()).toMatchObject({
       status: 'OK',
-      factors: { next: [], alreadySetup: ['otp-email'], allowedToSetup: ['otp-email', 'totp'] },
+      factors: { next: [], alreadySetup: ['otp-email'], allowedToSetup: ['otp-email', 'totp', 'webauthn'] },
       emails: { 'otp-email': [expect.stringContaining('claims-')] },
       phoneNumbers: { 'otp-phone': [] },
     });

@@ -1,7 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SignInResult } from '../users/users.service.ts';
 import type { AuthModule } from './auth.module.ts';
-import { FACTORS_CLAIM, factorProgress, initialClaims, MFA_CLAIM, type MfaClaim } from './claims.ts';
+import {
+  allowedDomainsClaims,
+  FACTORS_CLAIM,
+  factorProgress,
+  initialClaims,
+  MFA_CLAIM,
+  type MfaClaim,
+} from './claims.ts';
 import { sendTokens } from './fdi.http.ts';
 import { invalidClaim } from './session.errors.ts';
 import type { Session } from './session.service.ts';
@@ -25,16 +32,20 @@ export async function completeSignIn(
     userId: result.user.id,
     recipeUserId: result.loginMethod.id,
     tenantId: context.tenantId,
-    claims: initialClaims(auth.config.auth, {
-      mfa: await auth.mfa.claim(result.user.id, {
-        completed: { [context.factorId]: Math.floor(now / 1000) },
-        first: context.factorId,
-        second: [],
+    claims: {
+      ...initialClaims(auth.config.auth, {
+        mfa: await auth.mfa.claim(result.user.id, {
+          completed: { [context.factorId]: Math.floor(now / 1000) },
+          first: context.factorId,
+          second: [],
+        }),
+        firstFactor: context.factorId,
+        nowMs: now,
+        emailVerified: result.loginMethod.verified || !result.loginMethod.email,
       }),
-      firstFactor: context.factorId,
-      nowMs: now,
-      emailVerified: result.loginMethod.verified || !result.loginMethod.email,
-    }),
+      // A person of another domain still gets a session: the claim fails and the web shows access denied.
+      ...allowedDomainsClaims(auth.config.auth, context.tenantId, result.loginMethod, now),
+    },
     withAntiCsrfToken: mode === 'cookie' && auth.cookies.antiCsrf === 'via-token',
   });
   sendTokens(auth, reply, mode, tokens);

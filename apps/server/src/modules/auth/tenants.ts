@@ -30,10 +30,15 @@ export class Tenants {
   private readonly providerIds: string[];
 
   constructor(private readonly auth: AuthConfig) {
-    this.providerIds = [...auth.oidcProviders, ...auth.oauth2Providers].map((p) => p.id);
+    this.providerIds = [
+      ...auth.oidcProviders,
+      ...auth.oauth2Providers,
+      ...(auth.saml ? [auth.saml] : []),
+    ].map((p) => p.id);
     this.available = [
       ...passwordlessFactors(auth.passwordless.contactMethod, auth.passwordless.flowType),
       ...(this.providerIds.length > 0 ? ['thirdparty'] : []),
+      'webauthn',
     ];
   }
 

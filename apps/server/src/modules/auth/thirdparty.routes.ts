@@ -28,7 +28,7 @@ export function thirdPartyRoutes(app: FastifyInstance, auth: AuthModule): void {
     origins.some((origin) => uri === `${origin}${AUTH_BASE_PATH}/callback/${id}`);
 
   function providerFor(tenantProviders: string[], id: string) {
-    const provider = auth.thirdParty.get(id);
+    const provider = auth.thirdParty.get(id) ?? auth.saml?.get(id);
     if (!provider || !tenantProviders.includes(id)) {
       throw new FdiBadRequest(`the provider ${id} could not be found in the configuration`);
     }
@@ -46,10 +46,13 @@ export function thirdPartyRoutes(app: FastifyInstance, auth: AuthModule): void {
     if (!allowedRedirect(provider.id, query.redirectURIOnProviderDashboard)) {
       throw new FdiBadRequest('redirectURIOnProviderDashboard is not an allowed callback address');
     }
-    const { url, pkceCodeVerifier } = await auth.thirdParty.authorisationUrl(
-      provider.id,
-      query.redirectURIOnProviderDashboard,
-    );
+    const { url, pkceCodeVerifier } =
+      provider.id === auth.saml?.id
+        ? {
+            url: auth.saml.authorisationUrl(tenant.id, query.redirectURIOnProviderDashboard),
+            pkceCodeVerifier: undefined,
+          }
+        : await auth.thirdParty.authorisationUrl(provider.id, query.redirectURIOnProviderDashboard);
     return { status: 'OK', urlWithQueryParams: url, pkceCodeVerifier };
   });
 
@@ -108,11 +111,20 @@ export function thirdPartyRoutes(app: FastifyInstance, auth: AuthModule): void {
         error: `${provider.name} did not send an authorisation code. Please try again.`,
       };
     }
-    const exchanged = await auth.thirdParty.exchange(provider.id, {
-      redirectUri: info.redirectURIOnProviderDashboard,
-      query: info.redirectURIQueryParams,
-      pkceCodeVerifier: info.pkceCodeVerifier,
-    });
+    const exchanged =
+      provider.id === auth.saml?.id
+        ? await auth.saml.exchange(tenant.id, {
+            redirectUri: info.redirectURIOnProviderDashboard,
+            code: info.redirectURIQueryParams.code,
+          })
+        : await auth.thirdParty.exchange(provider.id, {
+            redirectUri: info.redirectURIOnProviderDashboard,
+            query: info.redirectURIQueryParams,
+            pkceCodeVerifier: info.pkceCodeVerifier,
+          });
+    if (!exchanged.ok && 'refused' in exchanged && exchanged.refused) {
+      return { status: 'SIGN_IN_UP_NOT_ALLOWED', reason: exchanged.reason };
+    }
     if (!exchanged.ok) {
       return {
         status: 'GENERAL_ERROR',

@@ -7,7 +7,15 @@ import { bearerGetJson, OAUTH2_PRESETS, type ProviderProfile } from './oauth2.pr
 
 export type { ProviderProfile } from './oauth2.providers.ts';
 
-export type ExchangeResult = { ok: true; profile: ProviderProfile } | { ok: false; reason: string };
+/**
+ * `refused`: the provider signed the person in, but our rules for that provider turn them away (a Google
+ * Workspaces account outside the allowed domains); `reason` is then a sentence for the sign-in card.
+ */
+export type ExchangeResult =
+  { ok: true; profile: ProviderProfile } | { ok: false; reason: string; refused?: boolean };
+
+/** A sign-in the provider allowed but this provider's settings refuse; the message is shown to the person. */
+export class ProviderRefusal extends Error {}
 
 interface Discovered {
   config: oidc.Configuration;
@@ -105,6 +113,10 @@ export class ThirdPartyProviders {
           : await this.exchangeOidc(provider.config, input);
       return { ok: true, profile: { ...profile, email: profile.email?.trim().toLowerCase() } };
     } catch (err) {
+      if (err instanceof ProviderRefusal) {
+        this.log.info({ provider: id, reason: err.message }, 'third-party sign-in refused');
+        return { ok: false, reason: err.message, refused: true };
+      }
       this.log.warn({ err, provider: id }, 'third-party sign-in failed');
       return { ok: false, reason: err instanceof Error ? err.message : String(err) };
     }
@@ -133,9 +145,18 @@ export class ThirdPartyProviders {
           discovered.config.serverMetadata(),
           provider.clientId,
           undefined,
-          oidc.ClientSecretPost(await appleClientSecret(provider.clientId, provider.appleKey)),
+          oidc.ClientSecretPost(
+            await appleClientSecret(
+              provider.clientId,
+              provider.appleKey,
+              discovered.config.serverMetadata().issuer,
+            ),
+          ),
         )
       : discovered.config;
+    // A Configuration made here does not inherit discovery's http permission (local fakes in tests).
+    if (provider.appleKey && new URL(provider.issuer).protocol === 'http:')
+      oidc.allowInsecureRequests(config);
     const currentUrl = new URL(input.redirectUri);
     for (const [k, v] of Object.entries(input.query)) currentUrl.searchParams.set(k, v);
     const tokens = await oidc.authorizationCodeGrant(
@@ -153,6 +174,7 @@ export class ThirdPartyProviders {
       issuer: config.serverMetadata().issuer,
       audience: provider.clientId,
     });
+    if (provider.hostedDomains) checkHostedDomain(provider.hostedDomains, payload.hd);
     let email = typeof payload.email === 'string' ? payload.email : undefined;
     let verified = payload.email_verified;
     if (!email && config.serverMetadata().userinfo_endpoint) {
@@ -172,7 +194,11 @@ export class ThirdPartyProviders {
           new URL(provider.issuer),
           provider.clientId,
           provider.clientSecret,
-          provider.clientSecret ? undefined : oidc.None(),
+          !provider.clientSecret
+            ? oidc.None()
+            : provider.clientAuth === 'basic'
+              ? oidc.ClientSecretBasic(provider.clientSecret)
+              : undefined,
           insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
         )
         .then((config) => ({ config, jwks: createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!)) }));
@@ -184,16 +210,36 @@ export class ThirdPartyProviders {
   }
 }
 
+/**
+ * Google Workspaces: the verified id_token's `hd` (hosted domain) claim must name an allowed domain; `*`
+ * allows any Workspace domain but still needs the claim (personal Gmail accounts carry none). The `hd`
+ * parameter of the authorisation URL only preselects accounts and is not a check.
+ */
+function checkHostedDomain(allowed: string[], hd: unknown): void {
+  const domain = typeof hd === 'string' ? hd.trim().toLowerCase() : '';
+  if (domain && (allowed.includes('*') || allowed.includes(domain))) return;
+  const which = allowed.includes('*')
+    ? 'a Google Workspace account'
+    : `a Google Workspace account of ${allowed.join(' or ')}`;
+  throw new ProviderRefusal(
+    domain
+      ? `Accounts of ${domain} cannot sign in here. Please use ${which}.`
+      : `This is not a Google Workspace account. Please use ${which}.`,
+  );
+}
+
 /** Sign in with Apple's client secret: an ES256 JWT from the team, for the Services ID, 5 minutes long. */
 export async function appleClientSecret(
   clientId: string,
   key: { teamId: string; keyId: string; privateKey: string },
+  /** Apple's issuer, which is also the audience it expects (https://appleid.apple.com). */
+  audience = 'https://appleid.apple.com',
 ): Promise<string> {
   return new SignJWT({})
     .setProtectedHeader({ alg: 'ES256', kid: key.keyId })
     .setIssuer(key.teamId)
     .setSubject(clientId)
-    .setAudience('https://appleid.apple.com')
+    .setAudience(audience)
     .setIssuedAt()
     .setExpirationTime('5m')
     .sign(await importPKCS8(key.privateKey, 'ES256'));

@@ -55,7 +55,7 @@ describe(`third-party sign-in (Google through a local OpenID provider) on ${test
   it('offers Google in the login methods of tenants that allow it', async () => {
     const pub = (await env.app.inject({ method: 'GET', url: '/auth/loginmethods' })).json();
     expect(pub.thirdParty).toEqual({ enabled: true, providers: [{ id: 'google', name: 'Google' }] });
-    expect(pub.firstFactors).toEqual(['otp-email', 'link-email', 'thirdparty']);
+    expect(pub.firstFactors).toEqual(['otp-email', 'link-email', 'thirdparty', 'webauthn']);
     const codes = (await env.app.inject({ method: 'GET', url: '/auth/codes-only/loginmethods' })).json();
     expect(codes.thirdParty).toEqual({ enabled: false, providers: [] });
     const refused = await env.app.inject({

@@ -76,9 +76,9 @@ export function textToImageKind(models: JobModels): JobKind {
     async call(job) {
       // A trained model is its owner's, not in the shared catalogue: its job carries what it needs
       // (the weights in the recipe), and runs on its vendor's adapter.
-      const adapter = recipeOf(job).lora
-        ? models.textToImageAdapter(job.provider)
-        : models.textToImage(job.modelId).adapter;
+      // The adapter of the vendor recorded on the job: the model's own, or the alternate it moved to.
+      if (!recipeOf(job).lora) models.textToImage(job.modelId);
+      const adapter = models.textToImageAdapter(job.provider);
       if (!adapter) {
         throw new AppError(
           'VALIDATION_FAILED',
@@ -91,6 +91,8 @@ export function textToImageKind(models: JobModels): JobKind {
         cancel: (requestId) => adapter.cancel(requestId, job.providerModel),
       };
     },
+    // A trained model's weights live with its vendor: no alternates.
+    routes: (job) => (recipeOf(job).lora ? [] : models.routes(job.modelId, 'text-to-image')),
     async cancel(job, requestId) {
       const adapter = models.textToImageAdapter(job.provider);
       return adapter ? adapter.cancel(requestId, job.providerModel) : false;

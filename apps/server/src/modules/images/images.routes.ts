@@ -43,6 +43,12 @@ export function imagesRoutes(
       listing(reply, user, { modelId: params.id, cursor: query.cursor, limit: query.limit }),
     auth,
   );
+  route(
+    app,
+    contracts.imageCredentials,
+    async ({ user, params }) => images.credentials(user, params.id),
+    auth,
+  );
   route(app, contracts.saveImage, async ({ user, params }) => images.save(user, params.id), auth);
   route(app, contracts.unsaveImage, async ({ user, params }) => images.save(user, params.id, false), auth);
   route(

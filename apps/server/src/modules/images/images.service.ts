@@ -1,8 +1,9 @@
-import type { ImageView } from '@lumina/contracts';
+import type { ImageCredentialsView, ImageView } from '@lumina/contracts';
 import type { Storage } from '../../adapters/storage/index.ts';
 import { cacheSignedUrls, type UrlSigner } from '../../adapters/storage/signed-url-cache.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { credentialsView } from './credentials-view.ts';
 import { deleteImageFiles } from './image-files.ts';
 import * as repo from './images.repository.ts';
 import { decodeCursor, encodeCursor } from '../../http/page-cursor.ts';
@@ -129,6 +130,12 @@ export class ImagesService {
       throw notFound('This image');
     await repo.updateImage(this.db, id, { isExample: false, category: null, publishedAt: null });
     this.changed(image);
+  }
+
+  /** The C2PA content credentials read back from the stored full image (owner only; others: 404). */
+  async credentials(viewer: Viewer, id: string): Promise<ImageCredentialsView> {
+    const row = await this.own(viewer, id);
+    return credentialsView(this.storage, row.storageKey);
   }
 
   async trackDownload(viewer: Viewer, id: string): Promise<number> {

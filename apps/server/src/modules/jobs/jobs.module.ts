@@ -1,4 +1,5 @@
 import type { Config } from '../../config.ts';
+import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database } from '../../db/client.ts';
 import type { JobQueue } from '../../queue/queue.ts';
 import type { CreditLedger } from '../credits/credit-ledger.service.ts';
@@ -9,7 +10,10 @@ import { JobsService } from './jobs.service.ts';
 import { JobWorker } from './jobs.worker.ts';
 import { JobKinds, type JobFollower, type JobKind } from './kinds.ts';
 import type { OutputStores } from './outputs.ts';
+import { JobPreviews } from './previews.ts';
 import { ProgressBus } from './progress.bus.ts';
+import type { VendorBreaker } from '../vendors/vendor-breaker.ts';
+import type { Clock } from '../../clock.ts';
 
 export interface JobsModule {
   bus: ProgressBus;
@@ -32,8 +36,14 @@ export function createJobsModule(deps: {
   follower?: JobFollower;
   /** Hears every change to a person's jobs (the gallery cache drops their listings). */
   onChange: (userId: string) => void;
+  /** Where live previews of running jobs are kept. */
+  storage?: Storage;
+  /** Each vendor's circuit breaker: failover skips open vendors. */
+  breaker?: VendorBreaker;
+  clock?: Clock;
 }): JobsModule {
   const bus = new ProgressBus(deps.onChange);
+  const previews = deps.storage && new JobPreviews(deps.storage);
   const kinds = new JobKinds(deps.kinds);
   const service = new JobsService({
     db: deps.db,
@@ -42,6 +52,7 @@ export function createJobsModule(deps: {
     bus,
     kinds,
     follower: deps.follower,
+    previews,
   });
   const base = deps.config.generation.webhookBaseUrl;
   const worker = new JobWorker({
@@ -52,6 +63,9 @@ export function createJobsModule(deps: {
     outputs: deps.outputs,
     follower: deps.follower,
     webhookUrl: base ? (provider) => `${base}/api/webhooks/${provider}` : undefined,
+    previews,
+    breaker: deps.breaker,
+    now: deps.clock ? () => deps.clock!.now() : undefined,
   });
   return {
     bus,

@@ -1,6 +1,7 @@
 import { and, count, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { images, jobs, purchases, type JobRow } from '../../db/schema/index.ts';
+import { images, jobs, purchases, type JobRow, type VendorAttempt } from '../../db/schema/index.ts';
+import type { VendorRoute } from '../models/model-catalogue.ts';
 
 /** Drizzle queries for jobs; each takes the database or an open transaction. */
 
@@ -65,14 +66,63 @@ export async function transition(
 /** `now()` for a job that cost something, else null: a free job (a purchase's stage) refunds nothing itself. */
 export const NOW_IF_PAID = sql`case when ${jobs.cost} > 0 then now() end`;
 
-/** Progress fields only, while the job is still active. */
-export async function updateProgress(db: DbOrTx, id: string, set: Partial<NewJob>): Promise<boolean> {
+/**
+ * Progress fields only, while the job is still active (and, when `provider` is given, still with that
+ * vendor: a request id is never recorded against a vendor the job has moved to).
+ */
+export async function updateProgress(
+  db: DbOrTx,
+  id: string,
+  set: Partial<NewJob>,
+  provider?: string,
+): Promise<boolean> {
   const rows = await db
     .update(jobs)
     .set({ ...set, updatedAt: sql`now()` })
-    .where(and(eq(jobs.id, id), inArray(jobs.status, [...ACTIVE_STATUSES])))
+    .where(
+      and(
+        eq(jobs.id, id),
+        inArray(jobs.status, [...ACTIVE_STATUSES]),
+        provider === undefined ? undefined : eq(jobs.provider, provider),
+      ),
+    )
     .returning({ id: jobs.id });
   return rows.length > 0;
+}
+
+/** `vendor_attempts` with these appended (for a `set`). */
+export const appendAttempts = (attempts: readonly VendorAttempt[]): SQL =>
+  sql`${jobs.vendorAttempts} || ${JSON.stringify(attempts)}::jsonb`;
+
+/** Adds vendor turns to an active job's record. */
+export async function recordAttempts(db: DbOrTx, id: string, attempts: readonly VendorAttempt[]) {
+  if (attempts.length === 0) return;
+  await transition(db, id, ACTIVE_STATUSES, { vendorAttempts: appendAttempts(attempts) });
+}
+
+/**
+ * Hands an active job to another vendor (failover), in one statement: the new vendor and its model
+ * name, the old vendor's request id forgotten (never polled at the new one), and the turns that led
+ * here appended to the record. Undefined when the job is no longer active.
+ */
+export async function moveVendor(
+  db: DbOrTx,
+  id: string,
+  to: VendorRoute,
+  attempts: readonly VendorAttempt[],
+  set: Partial<NewJob> = {},
+): Promise<JobRow | undefined> {
+  return transition(db, id, ACTIVE_STATUSES, {
+    ...set,
+    provider: to.provider,
+    providerModel: to.providerModel,
+    providerRequestId: null,
+    providerStatus: null,
+    queuePosition: null,
+    // The old vendor's live preview is not what the new one is making.
+    previewAt: null,
+    vendorAttempts: appendAttempts(attempts),
+  });
 }
 
 /** The user's active jobs and those finished in the last day, newest first. */

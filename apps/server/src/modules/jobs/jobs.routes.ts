@@ -28,5 +28,17 @@ export function jobsRoutes(app: FastifyInstance, deps: JobRouteDeps): void {
     },
     auth,
   );
+  route(
+    app,
+    contracts.jobPreview,
+    async ({ user, params }, reply) => {
+      const preview = await jobs.preview(user.id, params.id);
+      return reply
+        .type(preview.contentType ?? 'image/jpeg')
+        .header('cache-control', 'private, no-store')
+        .send(preview.body);
+    },
+    auth,
+  );
   route(app, contracts.cancelJob, async ({ user, params }) => jobs.cancel(user.id, params.id), auth);
 }

@@ -1,3 +1,5 @@
+import { StorageNotFoundError, type StoredObject } from '../../adapters/storage/storage.ts';
+import type { JobPreviews } from './previews.ts';
 import { randomUUID } from 'node:crypto';
 import type { JobView } from '@lumina/contracts';
 import type { Database, DbOrTx, Tx } from '../../db/client.ts';
@@ -30,8 +32,27 @@ export class JobsService {
       kinds: JobKinds;
       /** Told when a job ends, for purchases whose stages are jobs (products/shoot-pipeline.ts). */
       follower?: JobFollower;
+      /** Running jobs' live previews. */
+      previews?: JobPreviews;
     },
   ) {}
+
+  /**
+   * A running job's latest live preview, for its owner only: anyone else's job, a finished job and a
+   * job without a preview read alike (404).
+   */
+  async preview(userId: string, jobId: string): Promise<StoredObject> {
+    const job = await repo.findUserJob(this.deps.db, userId, jobId);
+    if (!job || job.status !== 'running' || !job.previewAt || !this.deps.previews) {
+      throw notFound('This preview');
+    }
+    try {
+      return await this.deps.previews.read(job.id, job.previewAt);
+    } catch (err) {
+      if (err instanceof StorageNotFoundError) throw notFound('This preview');
+      throw err;
+    }
+  }
 
   /**
    * The one way a job starts, whatever its kind: the charge, the job row and its queue entry commit in
@@ -113,7 +134,12 @@ export class JobsService {
     return Promise.all(
       rows.map(async (row) => {
         const ahead = row.status === 'queued' ? await repo.queuedAhead(db, row) : undefined;
-        return toJobView(row, imageIds.get(row.id) ?? [], ahead);
+        // A running job's live preview as a signed file URL: an <img> sends no session token.
+        const previewUrl =
+          row.status === 'running' && row.previewAt && this.deps.previews
+            ? await this.deps.previews.url(row.id, row.previewAt).catch(() => null)
+            : null;
+        return toJobView(row, imageIds.get(row.id) ?? [], ahead, previewUrl);
       }),
     );
   }
@@ -191,7 +217,10 @@ export class JobsService {
       }
       return ended;
     });
-    if (row) bus.changed(row.userId);
+    if (row) {
+      await this.deps.previews?.discard(row.id).catch(() => undefined);
+      bus.changed(row.userId);
+    }
     return row;
   }
 }

@@ -4,6 +4,7 @@ import type { RunContext } from '../../adapters/providers/text-to-image.ts';
 import type { TrainingResult } from '../../adapters/providers/trainer.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { JobRow } from '../../db/schema/index.ts';
+import type { VendorRoute } from '../models/model-catalogue.ts';
 
 /** What a job's outputs become: image rows in the gallery, one video, or a trained model. */
 export type OutputType = 'images' | 'video' | 'model';
@@ -50,6 +51,12 @@ export interface JobKind {
    * ProviderError when it cannot run: the job then fails and is refunded.
    */
   call(job: JobRow): Promise<ProviderCall>;
+  /**
+   * The vendors that may run this job, in failover order (the model's own, then its configured
+   * alternates). The pipeline moves a job along this list when its vendor fails for a while; kinds
+   * without it (training, a trained model) stay on the vendor recorded on the job.
+   */
+  routes?(job: JobRow): VendorRoute[];
   /** Asks the vendor to stop a job's recorded request without building its call (cancel, dead letter). */
   cancel(job: JobRow, requestId: string): Promise<boolean>;
   /** What each output records about how it was made. */

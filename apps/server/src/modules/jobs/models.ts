@@ -4,7 +4,8 @@ import type { ProviderName, TextToImageProvider } from '../../adapters/providers
 import type { TrainerProvider } from '../../adapters/providers/trainer.ts';
 import type { Tool } from '@lumina/contracts';
 import { AppError } from '../../errors.ts';
-import type { ModelCatalogue } from '../models/model-catalogue.ts';
+import type { ModelCatalogue, VendorRoute } from '../models/model-catalogue.ts';
+import type { Capability } from '../../adapters/providers/catalogue.ts';
 
 /** Asks a vendor to stop a request; true when it confirms the request had not started. */
 export interface Canceller {
@@ -20,8 +21,10 @@ export interface JobModels {
   textToImage(modelId: string): { model: TextToImageModel; adapter: TextToImageProvider };
   /** An image-tool model and its adapter; throws AppError when it is no longer available. */
   tool(modelId: string, tool: Tool): { model: ToolModel; adapter: ImageToolsProvider };
-  /** A vendor's tool adapter, to cancel a request recorded on a job. */
-  toolAdapter(vendor: string, tool: Tool): Canceller | undefined;
+  /** A vendor's tool adapter: to run a job moved to it, and to cancel a request recorded on a job. */
+  toolAdapter(vendor: string, tool: Tool): ImageToolsProvider | undefined;
+  /** The configured vendors of a shared model in failover order (its own first); empty when unknown. */
+  routes(modelId: string, capability: Capability): VendorRoute[];
   /**
    * A vendor's text-to-image adapter: to cancel a request recorded on a job, and to run a job made with
    * a trained model (a person's own model is not in the shared catalogue the worker sees).
@@ -45,5 +48,6 @@ export function catalogueModels(catalogue: ModelCatalogue): JobModels {
     toolAdapter: (vendor, tool) => catalogue.adapter(vendor as ProviderName, tool),
     textToImageAdapter: (vendor) => catalogue.adapter(vendor as ProviderName, 'text-to-image'),
     trainer: (vendor) => catalogue.adapter(vendor as ProviderName, 'train'),
+    routes: (modelId, capability) => catalogue.routes(modelId, capability),
   };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
+import { TEST_C2PA_SIGNING } from '../../../test/support/c2pa-signing.ts';
 
 const IP_LIMIT = '2';
 
@@ -112,8 +113,10 @@ describe('HOST default', () => {
     const production = {
       NODE_ENV: 'production',
       FILE_URL_SECRET: 'x'.repeat(32),
+      AUTH_KEYS_ENCRYPTION_KEY: 'k'.repeat(43),
       STRIPE_SECRET_KEY: 'sk_test_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      ...TEST_C2PA_SIGNING,
     };
     expect(loadConfig(production).host).toBe('0.0.0.0');
     expect(loadConfig({ ...production, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');

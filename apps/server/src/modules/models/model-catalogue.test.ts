@@ -99,8 +99,13 @@ describe('ModelCatalogue: image tools', () => {
     expect(catalogue.list('upscale').map((m) => [m.id, m.available])).toEqual([
       ['fal-esrgan', false],
       ['replicate-esrgan', false],
+      ['comfyui-esrgan', false],
+      ['a1111-esrgan', false],
       ['local-upscale', true],
     ]);
+    expect(catalogue.find('comfyui-esrgan')?.unavailableReason).toBe(
+      'This server has no ComfyUI server connected.',
+    );
     expect(catalogue.list('upscale')[0]!.unavailableReason).toBe('This server has no fal.ai key configured.');
     expect(catalogue.defaultModel('upscale')?.id).toBe('local-upscale');
     const fal = vendor('fal', true);

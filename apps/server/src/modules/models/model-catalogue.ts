@@ -32,6 +32,12 @@ export interface VendorAdapters {
   trainer?: TrainerProvider;
 }
 
+/** One vendor that can run a model: its name and that vendor's model name. */
+export interface VendorRoute {
+  provider: ProviderName;
+  providerModel: string;
+}
+
 export type CatalogueAdapters = Partial<Record<ProviderName, VendorAdapters>>;
 
 /** The adapter type that runs a capability. */
@@ -177,6 +183,31 @@ export class ModelCatalogue {
     return models.find(usable);
   }
 
+  /**
+   * The vendors that may run a shared model, in the order to try them: its own, then each alternate
+   * whose vendor is configured here (failover). Empty for an unknown id.
+   */
+  routes(id: string, capability: Capability): VendorRoute[] {
+    const model = this.shared.find((m) => m.id === id && m.capability === capability && !m.ownerId);
+    if (!model) return [];
+    return [{ provider: model.provider, providerModel: model.providerModel }, ...model.alternates].filter(
+      (r) => this.adapter(r.provider, capability) !== undefined,
+    );
+  }
+
+  /** Whether a vendor has any adapter set up here (a key, a URL; the local engine always). */
+  configured(vendor: ProviderName): boolean {
+    const adapters = this.adapters[vendor];
+    return Boolean(
+      adapters?.textToImage?.available || adapters?.tools?.available || adapters?.trainer?.available,
+    );
+  }
+
+  /** Every shared model of every capability, with its availability (the operator's view of vendors). */
+  all(): ModelListing[] {
+    return this.shared.filter((m) => m.ownerId === undefined).map((m) => this.listing(m));
+  }
+
   /** A vendor's adapter for a capability (e.g. to poll or cancel a request recorded on a job). */
   adapter<C extends Capability>(vendor: ProviderName, capability: C): AdapterOf<C> | undefined {
     const adapters = this.adapters[vendor];
@@ -213,6 +244,8 @@ export class ModelCatalogue {
     // Operators configure FAL_KEY / REPLICATE_API_TOKEN; people only need to know it is off here.
     // A sentence of its own: the web shows it alone.
     if (model.provider === 'local') return 'The local engine is not running on this server.';
+    if (model.provider === 'comfyui') return 'This server has no ComfyUI server connected.';
+    if (model.provider === 'a1111') return 'This server is not connected to an AUTOMATIC1111 server.';
     return `This server has no ${VENDOR_LABEL[model.provider]} key configured.`;
   }
 }

@@ -14,6 +14,7 @@ describe(`model catalogue overrides over HTTP on ${testDb}`, { timeout: 60_000 }
           { id: 'sdxl', remove: true },
           { id: 'local-upscale', creditCost: 3, displayName: 'Lanczos ×2' },
           { id: 'replicate-esrgan', remove: true },
+          { id: 'a1111-esrgan', remove: true },
         ]),
       },
     });
@@ -39,8 +40,8 @@ describe(`model catalogue overrides over HTTP on ${testDb}`, { timeout: 60_000 }
       models: Array<{ id: string; display_name: string; credit_cost: number }>;
     }>;
     const upscale = tools.find((t) => t.tool === 'upscale')!;
-    expect(upscale.models.map((m) => m.id)).toEqual(['fal-esrgan', 'local-upscale']);
-    expect(upscale.models[1]).toMatchObject({ display_name: 'Lanczos ×2', credit_cost: 3 });
+    expect(upscale.models.map((m) => m.id)).toEqual(['fal-esrgan', 'comfyui-esrgan', 'local-upscale']);
+    expect(upscale.models[2]).toMatchObject({ display_name: 'Lanczos ×2', credit_cost: 3 });
     expect(upscale.default_model).toBe('local-upscale');
   });
 });

@@ -32,6 +32,9 @@ describe('tool prices', () => {
       local: { tools: adapter('local') },
       fal: { tools: adapter('fal') },
       replicate: { tools: adapter('replicate') },
+      a1111: { tools: adapter('a1111') },
+      openai: { tools: adapter('openai') },
+      comfyui: { tools: adapter('comfyui') },
     });
     const charged: NewPaidJob[] = [];
     const tools = new ToolsService<{ id: string }>({
@@ -73,8 +76,12 @@ describe('tool prices', () => {
         }
       }
     }
+    // Every tool model once per option that changes its price.
     expect(checked).toBe(
-      BUILT_IN_MODELS.filter((m) => (TOOLS as readonly string[]).includes(m.capability)).length + 2 * 3,
+      BUILT_IN_MODELS.filter((m) => (TOOLS as readonly string[]).includes(m.capability)).reduce(
+        (n, m) => n + OPTIONS[m.capability as Tool].length,
+        0,
+      ),
     );
   });
 });

@@ -4,6 +4,7 @@ import { ProviderError } from '../../adapters/providers/text-to-image.ts';
 import type { Storage } from '../../adapters/storage/index.ts';
 import type { Database } from '../../db/client.ts';
 import type { JobRow } from '../../db/schema/index.ts';
+import { AppError } from '../../errors.ts';
 import type { JobKind } from '../jobs/kinds.ts';
 import type { JobModels } from '../jobs/models.ts';
 import type { ServerTool } from './tool-definition.ts';
@@ -51,7 +52,15 @@ export function toolKind(
     // What a tool makes is said once, by its adapter-layer definition (which types the vendor result).
     output: ADAPTER_TOOLS[tool.tool].output,
     async call(job) {
-      const { adapter } = models.tool(job.modelId, tool.tool);
+      models.tool(job.modelId, tool.tool);
+      // The vendor recorded on the job runs it: the model's own, or the alternate it moved to.
+      const adapter = models.toolAdapter(job.provider, tool.tool);
+      if (!adapter) {
+        throw new AppError(
+          'VALIDATION_FAILED',
+          'This tool model’s service is no longer available on this server.',
+        );
+      }
       const input = inputOf(job);
       const sources = await loadSources(input.sourceImageIds);
       const request = tool.request(input, sources, { providerModel: job.providerModel, seed: input.seed });
@@ -60,6 +69,7 @@ export function toolKind(
         cancel: (requestId) => adapter.cancel(requestId, job.providerModel),
       };
     },
+    routes: (job) => models.routes(job.modelId, tool.tool),
     async cancel(job, requestId) {
       const adapter = models.toolAdapter(job.provider, tool.tool);
       return adapter ? adapter.cancel(requestId, job.providerModel) : false;

@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { MULTIPART_LIMITS } from '../../plugins/multipart.ts';
+import { listed } from '../../words.ts';
 
 export interface MultipartSpec {
   /** Accepted file field names. */
@@ -37,15 +38,16 @@ export function formatBytes(bytes: number): string {
   return `${Number((bytes / 1024).toPrecision(3))} KB`;
 }
 
-const list = (names: readonly string[]) =>
-  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-
 function accepted(spec: MultipartSpec): string {
   const files =
-    spec.files.length === 1 ? `the file field ${list(spec.files)}` : `the file fields ${list(spec.files)}`;
+    spec.files.length === 1
+      ? `the file field ${listed(spec.files)}`
+      : `the file fields ${listed(spec.files)}`;
   if (spec.fields.length === 0) return `only ${files}`;
   const fields =
-    spec.fields.length === 1 ? `the text field ${list(spec.fields)}` : `the text fields ${list(spec.fields)}`;
+    spec.fields.length === 1
+      ? `the text field ${listed(spec.fields)}`
+      : `the text fields ${listed(spec.fields)}`;
   return `${files} and ${fields}`;
 }
 

@@ -26,7 +26,11 @@ export interface FdiLoginMethod {
 
 const unique = <T>(values: T[]) => [...new Set(values)];
 
-export function toFdiUser(user: UserRow, methods: AuthLoginMethodRow[]): FdiUser {
+export function toFdiUser(
+  user: UserRow,
+  methods: AuthLoginMethodRow[],
+  webauthnCredentialIds: string[],
+): FdiUser {
   const loginMethods = methods.map(toFdiLoginMethod);
   return {
     id: user.id,
@@ -36,7 +40,7 @@ export function toFdiUser(user: UserRow, methods: AuthLoginMethodRow[]): FdiUser
     emails: unique(methods.flatMap((m) => (m.email ? [m.email] : []))),
     phoneNumbers: unique(methods.flatMap((m) => (m.phoneNumber ? [m.phoneNumber] : []))),
     thirdParty: loginMethods.flatMap((m) => (m.thirdParty ? [m.thirdParty] : [])),
-    webauthn: { credentialIds: [] },
+    webauthn: { credentialIds: webauthnCredentialIds },
     loginMethods,
   };
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import {
   authLoginMethods,
+  authWebauthnCredentials,
   userProfiles,
   users,
   type AuthLoginMethodRow,
@@ -117,4 +118,14 @@ export async function setUserEmailIfUnset(db: DbOrTx, userId: string, email: str
     .update(users)
     .set({ email, updatedAt: new Date() })
     .where(and(eq(users.id, userId), sql`${users.email} is null`));
+}
+
+/** The ids of the user's passkeys (the FDI user object's `webauthn.credentialIds`). */
+export async function webauthnCredentialIdsOf(db: DbOrTx, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: authWebauthnCredentials.id })
+    .from(authWebauthnCredentials)
+    .where(eq(authWebauthnCredentials.userId, userId))
+    .orderBy(asc(authWebauthnCredentials.createdAt));
+  return rows.map((r) => r.id);
 }

@@ -5,6 +5,7 @@ import { notFound } from '../../errors.ts';
 import type { Clock } from '../../clock.ts';
 import { toFdiUser, toProfileView, type FdiUser, type ProfileView } from './users.mapper.ts';
 import * as repo from './users.repository.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export interface SignInResult {
   user: FdiUser;
@@ -28,7 +29,13 @@ export class UserDirectory {
 
   async get(userId: string): Promise<FdiUser | undefined> {
     const user = await repo.findUser(this.db, userId);
-    return user ? toFdiUser(user, await repo.loginMethodsOf(this.db, userId)) : undefined;
+    return user
+      ? toFdiUser(
+          user,
+          await repo.loginMethodsOf(this.db, userId),
+          await repo.webauthnCredentialIdsOf(this.db, userId),
+        )
+      : undefined;
   }
 
   /** The product's view of a user: `{ id, email, is_operator }`. */
@@ -167,7 +174,7 @@ export class UserDirectory {
     const user = (await repo.findUser(tx, userId))!;
     const methods = await repo.loginMethodsOf(tx, userId);
     return {
-      user: toFdiUser(user, methods),
+      user: toFdiUser(user, methods, await repo.webauthnCredentialIdsOf(tx, userId)),
       loginMethod: methods.find((m) => m.id === loginMethodId)!,
       createdNewRecipeUser,
       isNewUser,
@@ -179,15 +186,4 @@ export class UserDirectory {
 async function claimEmail(tx: DbOrTx, userId: string, email: string): Promise<void> {
   const holder = await repo.findUserByEmail(tx, email);
   if (!holder) await repo.setUserEmailIfUnset(tx, userId, email);
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = err;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

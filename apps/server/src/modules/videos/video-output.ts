@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { posterFrame, probeVideo, VideoError } from '../../adapters/media/video.ts';
 import { ProviderError } from '../../adapters/providers/text-to-image.ts';
 import type { Storage } from '../../adapters/storage/index.ts';
+import { provenanceOf, type OutputSigning } from '../images/output-signing.ts';
 import type { OutputStore } from '../jobs/outputs.ts';
 import { insertVideo } from './videos.repository.ts';
 
@@ -21,16 +22,24 @@ export interface StoredVideo {
   bytes: number;
 }
 
-/** A job's video: the MP4 probed (never trusting the vendor's claims) and stored with its poster frame. */
-export function videoOutput(deps: { storage: Storage; ffmpegPath: string }): OutputStore<StoredVideo> {
-  const { storage, ffmpegPath } = deps;
+/**
+ * A job's video: the MP4 probed (never trusting the vendor's claims), signed with C2PA content
+ * credentials (animated from its source image, by which model and vendor) and stored with its poster
+ * frame, so every download serves the signed file.
+ */
+export function videoOutput(deps: {
+  storage: Storage;
+  ffmpegPath: string;
+  signing?: OutputSigning;
+}): OutputStore<StoredVideo> {
+  const { storage, ffmpegPath, signing } = deps;
   const discard = async (stored: StoredVideo) => {
     await Promise.all([storage.delete(stored.storageKey), storage.delete(stored.posterKey)]);
   };
   return {
     async store(job, result) {
       if (result.kind !== 'video') throw new Error(`job ${job.id} (${job.kind}) returned ${result.kind}`);
-      const bytes = result.video.bytes;
+      let bytes = result.video.bytes;
       let probe, poster;
       try {
         probe = await probeVideo(ffmpegPath, bytes);
@@ -41,6 +50,9 @@ export function videoOutput(deps: { storage: Storage; ffmpegPath: string }): Out
           throw new ProviderError(err.message, 'rejected', err.userMessage, { cause: err });
         throw err;
       }
+      // A container the signer cannot write into (not an MP4) is stored as it came, without credentials.
+      if (signing)
+        bytes = (await signing.credentials.sign(bytes, provenanceOf(job, signing.modelName))).bytes;
       const id = randomUUID();
       const keys = videoKeys(job.userId, id);
       const stored: StoredVideo = {

@@ -1,9 +1,10 @@
-import type { ImageView, VideoView } from '@lumina/contracts';
+import type { ImageCredentialsView, ImageView, VideoView } from '@lumina/contracts';
 import type { Storage } from '../../adapters/storage/index.ts';
 import type { Database } from '../../db/client.ts';
 import type { JobRow, VideoRow } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { decodeCursor, encodeCursor } from '../../http/page-cursor.ts';
+import { credentialsView } from '../images/credentials-view.ts';
 import { IMAGE_URL_TTL_SECONDS, toImageView } from '../images/images.mapper.ts';
 import { ownImagesByIds } from '../images/images.repository.ts';
 import * as jobsRepo from '../jobs/jobs.repository.ts';
@@ -52,6 +53,14 @@ export class VideosService {
     if (!video) throw new AppError('CONFLICT', 'This video is not ready yet: save it once it has been made.');
     const [view] = await this.views(userId, [{ job, video }]);
     return view!;
+  }
+
+  /** The C2PA content credentials read back from the stored MP4 (owner only; others: 404). */
+  async credentials(userId: string, jobId: string): Promise<ImageCredentialsView> {
+    const job = await this.videoJob(userId, jobId);
+    const video = await repo.findVideoOfJob(this.deps.db, job.id);
+    if (!video) throw new AppError('CONFLICT', 'This video is not ready yet: its credentials come with it.');
+    return credentialsView(this.deps.storage, video.storageKey);
   }
 
   /** Deletes a finished, failed or cancelled video (job, row and files); an active one must be cancelled first. */

@@ -3,6 +3,7 @@ import { PageHeader } from '@/components/layouts/page-header';
 import { useDocumentTitle } from '@/components/layouts/use-document-title';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { UserIcon } from '@/components/ui/icons';
+import { PasskeysPanel } from '@/features/account/components/passkeys-panel';
 import { ProfilePanel } from '@/features/account/components/profile-panel';
 import { TwoStepPanel } from '@/features/account/components/two-step-panel';
 import { useUser } from '@/features/auth/api/get-user';
@@ -22,6 +23,9 @@ export default function AccountRoute() {
         </ErrorBoundary>
         <ErrorBoundary>
           <TwoStepPanel />
+        </ErrorBoundary>
+        <ErrorBoundary>
+          <PasskeysPanel email={profile.email} />
         </ErrorBoundary>
         <ErrorBoundary>
           <AboutYouPanel />

@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/layouts/page-header';
 import { useDocumentTitle } from '@/components/layouts/use-document-title';
 import { GiftIcon } from '@/components/ui/icons';
 import { LoadingBlock } from '@/components/ui/query-states';
-import { useSession } from '@/lib/auth';
+import { useProductSession, useSession } from '@/lib/auth';
 import { ProgrammeIntro } from '@/features/referrals/components/programme-intro';
 import { ReferralsView } from '@/features/referrals/components/referrals-view';
 
@@ -16,16 +16,12 @@ export default function ReferralsRoute() {
   const title = t('pages.referrals.title');
   useDocumentTitle(title);
   const status = useSession((s) => s.status);
+  // Half signed in (a second factor pending) counts as a visitor: the server refuses their product calls.
+  const { userId } = useProductSession();
   return (
     <div className="flex flex-col gap-8">
       <PageHeader icon={<GiftIcon />} title={title} description={t('pages.referrals.description')} />
-      {status === 'signedIn' ? (
-        <ReferralsView />
-      ) : status === 'signedOut' ? (
-        <ProgrammeIntro />
-      ) : (
-        <LoadingBlock />
-      )}
+      {userId !== null ? <ReferralsView /> : status !== 'unknown' ? <ProgrammeIntro /> : <LoadingBlock />}
     </div>
   );
 }

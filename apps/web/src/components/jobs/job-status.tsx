@@ -11,7 +11,7 @@ export type JobState = Pick<
   JobView,
   'id' | 'status' | 'percent' | 'message' | 'queue_position' | 'error' | 'refunded' | 'cost' | 'image_ids'
 > &
-  Partial<Pick<JobView, 'num_images' | 'purchase_id'>>;
+  Partial<Pick<JobView, 'num_images' | 'purchase_id' | 'preview_url' | 'moved'>>;
 
 const statusTone: Record<JobView['status'], string> = {
   queued: 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300',
@@ -56,6 +56,7 @@ const looks = {
       status: 'job-status',
       cancel: undefined,
       bar: 'job-progress',
+      preview: 'job-preview',
       detail: 'job-detail',
       failed: undefined,
       refunded: 'job-refunded',
@@ -75,6 +76,7 @@ const looks = {
       status: 'run-status',
       cancel: 'run-cancel',
       bar: 'run-progressbar',
+      preview: 'run-preview',
       detail: 'run-detail',
       failed: 'run-failed',
       refunded: 'run-refunded',
@@ -95,6 +97,7 @@ const looks = {
       status: 'training-status',
       cancel: 'training-cancel',
       bar: 'training-progressbar',
+      preview: 'training-preview',
       detail: 'training-detail',
       failed: 'training-failed',
       refunded: 'training-refunded',
@@ -221,6 +224,15 @@ export function JobStatus({
             </span>
             {percent !== null && active && <span className="tabular-nums">{percent}%</span>}
           </p>
+          {job.status === 'running' && job.preview_url && (
+            // The provider's live look at the image being made (low resolution, replaced as it refines).
+            <img
+              src={job.preview_url}
+              alt={t(`${l.copy}.preview`)}
+              data-testid={l.ids.preview}
+              className="mt-3 max-h-64 w-auto rounded-xl object-contain ring-1 ring-zinc-200 dark:ring-zinc-800"
+            />
+          )}
         </div>
       )}
       {job.status === 'failed' && (
@@ -236,6 +248,11 @@ export function JobStatus({
             </p>
           )}
         </div>
+      )}
+      {job.moved && (
+        <p data-testid="job-moved" className={`${l.note} text-xs text-zinc-500 dark:text-zinc-400`.trim()}>
+          {job.moved}
+        </p>
       )}
       {job.status === 'cancelled' && job.refunded && (
         <p

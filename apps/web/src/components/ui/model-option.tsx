@@ -1,6 +1,5 @@
+import type { Vendor as Provider } from '@lumina/contracts';
 import type { ReactNode } from 'react';
-
-type Provider = 'local' | 'fal' | 'replicate';
 
 const providerTone: Record<Provider, string> = {
   local:
@@ -8,6 +7,12 @@ const providerTone: Record<Provider, string> = {
   fal: 'bg-sky-50 text-sky-700 ring-sky-200 dark:bg-sky-500/10 dark:text-sky-300 dark:ring-sky-500/30',
   replicate:
     'bg-amber-50 text-amber-700 ring-amber-200 dark:bg-amber-500/10 dark:text-amber-300 dark:ring-amber-500/30',
+  comfyui:
+    'bg-violet-50 text-violet-700 ring-violet-200 dark:bg-violet-500/10 dark:text-violet-300 dark:ring-violet-500/30',
+  a1111:
+    'bg-rose-50 text-rose-700 ring-rose-200 dark:bg-rose-500/10 dark:text-rose-300 dark:ring-rose-500/30',
+  openai:
+    'bg-zinc-100 text-zinc-700 ring-zinc-300 dark:bg-zinc-500/10 dark:text-zinc-300 dark:ring-zinc-500/30',
 };
 
 export interface ModelOptionModel {

@@ -4,10 +4,9 @@ import {
   enableSecondFactorContract,
   secondFactorsContract,
   type SecondFactorId,
-  type SecondFactors,
 } from '@lumina/contracts';
 import { api } from '@/lib/api-client';
-import { loadSuperTokens, useSession } from '@/lib/auth';
+import { loadSuperTokens, useProductSession } from '@/lib/auth';
 
 const KEY = ['account', 'second-factors'] as const;
 
@@ -22,12 +21,12 @@ export const getSecondFactorsQueryOptions = (userId: string | null, sessionKey =
   });
 
 export function useSecondFactors() {
-  const userId = useSession((s) => s.userId);
-  const sessionKey = useSession((s) => s.sessionKey);
+  const { userId, sessionKey } = useProductSession();
   return useQuery(getSecondFactorsQueryOptions(userId, sessionKey));
 }
 
-function useFactorMutation(mutationFn: (factorId: SecondFactorId) => Promise<SecondFactors | void>) {
+/** A change to the person's second factors (or passkeys): the list is read again however it ends. */
+export function useFactorMutation<Input = SecondFactorId>(mutationFn: (input: Input) => Promise<unknown>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,

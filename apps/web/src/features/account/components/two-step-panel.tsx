@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button';
  * Second factors this page manages, in display order. Only the ones the server offers (`available`) are
  * shown, so a factor the server does not support stays hidden.
  */
-const MANAGED_FACTORS = ['totp', 'otp-email'] as const satisfies readonly SecondFactorId[];
+const MANAGED_FACTORS = ['totp', 'webauthn', 'otp-email'] as const satisfies readonly SecondFactorId[];
 type ManagedFactor = (typeof MANAGED_FACTORS)[number];
 
 /** `on`: asked for at sign-in; `off`: ready but not asked for; `notSetUp`: needs the prebuilt set-up screen first. */
@@ -36,7 +36,7 @@ function FactorRow({ factorId, state }: { factorId: ManagedFactor; state: Factor
   const setUp = async () => {
     setOpening(true);
     try {
-      // The prebuilt set-up screen (/auth/mfa/totp or /auth/mfa/otp-email) comes back here when done.
+      // The prebuilt set-up screen (/auth/mfa/totp, /auth/mfa/webauthn or /auth/mfa/otp-email) comes back here when done.
       await (await loadSuperTokens()).setUpFactor(factorId, (to) => void navigate(to));
     } finally {
       setOpening(false);

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { currentUserContract } from '@lumina/contracts';
 import { api, ApiError, type ApiClient } from '@/lib/api-client';
-import { getAccessToken, useSession } from '@/lib/auth';
+import { getAccessToken, useProductSession } from '@/lib/auth';
 
 export interface UserProfile {
   id: string | null;
@@ -72,12 +72,12 @@ export const getUserQueryOptions = (userId: string | null, sessionKey = 0) =>
   });
 
 /**
- * The signed-in user's profile. `profile` is EMPTY_PROFILE without a session, while loading and after a
- * failure (`error` then says why).
+ * The signed-in user's profile. `profile` is EMPTY_PROFILE without a session, while a second factor or a
+ * required verification is pending (nothing is asked then: the server would refuse), while loading and
+ * after a failure (`error` then says why).
  */
 export function useUser() {
-  const userId = useSession((s) => s.userId);
-  const sessionKey = useSession((s) => s.sessionKey);
+  const { userId, sessionKey } = useProductSession();
   const query = useQuery(getUserQueryOptions(userId, sessionKey));
   const profile = query.isSuccess && userId !== null ? query.data : EMPTY_PROFILE;
   const error = userId !== null && query.error instanceof ProfileError ? query.error.reason : undefined;

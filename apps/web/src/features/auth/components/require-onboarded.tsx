@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
 import { Spinner } from '@/components/ui/spinner';
+import { useSession } from '@/lib/auth';
 import { useUser } from '../api/get-user';
 
 /** Where onboarding sends a person when they finish or skip it: the page they first opened. */
@@ -21,9 +22,12 @@ export function onboardingUrlFor(path: string): string {
  */
 export function RequireOnboarded({ children }: { children: ReactNode }) {
   const { profile, isFirstLoad } = useUser();
+  // The SDK's guard let the page through, so the claims pass; the app's session store catches up a moment
+  // later (SessionGuard re-reads it). Until then no profile is asked for, and the page waits for it.
+  const pending = useSession((s) => s.status === 'signedIn' && s.pending);
   const { pathname, search } = useLocation();
-  if (pathname === paths.onboarding) return children;
-  if (isFirstLoad) {
+  if (pathname === paths.onboarding && !pending) return children;
+  if (isFirstLoad || pending) {
     return (
       <div className="flex justify-center py-24" aria-busy="true" data-testid="onboarded-loading">
         <Spinner />

@@ -59,6 +59,32 @@ describe('header account area', () => {
     expect(screen.getByRole('button', { name: commonEn.header.signOut })).toBeTruthy();
   });
 
+  it('links operators, and only operators, to the vendors page', async () => {
+    server.answer(contracts.currentUser, {
+      id: USER_ID,
+      email: 'ops@example.com',
+      is_operator: true,
+      onboarded: true,
+    });
+    sessionStore.setState({ status: 'signedIn', userId: 'u-operator' });
+    renderMenu();
+    const link = await screen.findByTestId('operator-vendors-link');
+    expect(link.getAttribute('href')).toBe('/operator/vendors');
+    expect(link.textContent).toBe(commonEn.header.operatorVendors);
+    cleanup();
+
+    server.answer(contracts.currentUser, {
+      id: USER_ID,
+      email: 'ada@example.com',
+      is_operator: false,
+      onboarded: true,
+    });
+    sessionStore.setState({ status: 'signedIn', userId: 'u-customer' });
+    renderMenu();
+    await screen.findByTestId('user-email');
+    expect(screen.queryByTestId('operator-vendors-link')).toBeNull();
+  });
+
   it.each([
     [
       'emailNotFound',

@@ -37,6 +37,23 @@ function ProfileLabel({ className = '' }: { className?: string }) {
   ) : null;
 }
 
+/** The operator console's vendors page, for operators only (ADMIN_EMAILS). */
+function OperatorLink({ className, onNavigate }: { className: string; onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const { profile } = useUser();
+  if (!profile.isOperator) return null;
+  return (
+    <Link
+      to={paths.operatorVendors}
+      onClick={onNavigate}
+      data-testid="operator-vendors-link"
+      className={`${className} text-sm font-medium text-zinc-700 transition-colors hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800`}
+    >
+      {t('header.operatorVendors')}
+    </Link>
+  );
+}
+
 /** Header account area: "Sign in" when signed out; email, account link and "Sign out" when signed in. */
 export function UserMenu({ placement, onNavigate }: { placement: 'bar' | 'menu'; onNavigate?: () => void }) {
   const { t } = useTranslation();
@@ -80,6 +97,7 @@ export function UserMenu({ placement, onNavigate }: { placement: 'bar' | 'menu';
           <UserIcon className="size-4 shrink-0" />
           <ProfileLabel />
         </p>
+        <OperatorLink className="px-3 py-2" onNavigate={onNavigate} />
         <button type="button" onClick={handleSignOut} disabled={pending} className={signOutClass}>
           {t('header.signOut')}
         </button>
@@ -97,6 +115,7 @@ export function UserMenu({ placement, onNavigate }: { placement: 'bar' | 'menu';
         <UserIcon className="size-4 shrink-0 text-brand-600 dark:text-brand-400" />
         <ProfileLabel className="hidden lg:inline" />
       </Link>
+      <OperatorLink className="rounded-xl px-2 py-2" />
       <button
         type="button"
         onClick={handleSignOut}

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CREDIT_BALANCE_POLL_MS, creditBalanceContract } from '@lumina/contracts';
 import { ApiError, api } from '@/lib/api-client';
-import { useSession } from '@/lib/auth';
+import { useProductSession } from '@/lib/auth';
 
 export const getCreditBalance = (signal?: AbortSignal) => api.call(creditBalanceContract, { signal });
 
@@ -18,10 +18,13 @@ export const getCreditBalanceQueryOptions = () =>
     retry: (failures, error) => !(error instanceof ApiError && error.status === 401) && failures < 3,
   });
 
-/** The signed-in user's balance; not asked for at all once the session layer knows there is no session. */
+/**
+ * The signed-in user's balance; asked for only once the session is known and complete (not signed out,
+ * not while a second factor or a required verification is pending: the server would refuse).
+ */
 export function useCreditBalance() {
-  const signedOut = useSession((s) => s.status === 'signedOut');
-  return useQuery({ ...getCreditBalanceQueryOptions(), enabled: !signedOut });
+  const { userId } = useProductSession();
+  return useQuery({ ...getCreditBalanceQueryOptions(), enabled: userId !== null });
 }
 
 /**

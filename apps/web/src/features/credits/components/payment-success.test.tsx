@@ -1,24 +1,33 @@
 import { StrictMode } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { renderWithApp } from '@/testing/app-harness';
 import { contracts } from '@lumina/contracts';
 import { setupApiServer } from '@/testing/api-server';
+import { sessionStore, setSignedIn } from '@/lib/auth';
 import { answer, answerError } from '@/testing/fake-api';
 import { CreditBalance } from './credit-balance';
 import { PaymentSuccess } from './payment-success';
 
 const { server, i18n } = setupApiServer();
-afterEach(cleanup);
+beforeEach(() => setSignedIn('u-1'));
+afterEach(() => {
+  cleanup();
+  sessionStore.setState({ status: 'unknown', userId: null, pending: false });
+});
 
 const processCalls = () => server.requests.filter((r) => r.url === '/api/process_payment');
 
 describe('payment success page', () => {
   it('confirms the checkout once under StrictMode and puts the new balance in the header at once', async () => {
     let balance = 100;
+    // The confirmation answers only once the header shows the old balance, so the two requests end in
+    // this order however slow the machine (a late balance answer must not be what the header keeps).
+    let release!: () => void;
+    const headerSeenOld = new Promise<void>((r) => (release = r));
     server.on(contracts.creditBalance, () => answer(contracts.creditBalance, { balance }));
     server.on(contracts.processPayment, async () => {
-      await new Promise((r) => setTimeout(r, 50));
+      await headerSeenOld;
       balance = 600;
       return answer(contracts.processPayment, { status: 'paid', credits_added: 500, balance: 600 });
     });
@@ -30,6 +39,7 @@ describe('payment success page', () => {
       { i18n },
     );
     await waitFor(() => expect(screen.getByTestId('credit-balance').textContent).toBe('100'));
+    release();
     expect(await screen.findByTestId('credits-added')).toHaveProperty(
       'textContent',
       '500 credits were added to your account.',

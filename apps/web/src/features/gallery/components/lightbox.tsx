@@ -4,6 +4,7 @@ import type { ImageView } from '@lumina/contracts';
 import { ChevronIcon, CloseIcon } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
 import type { OpenInStudio as OpenInStudioCallback } from '../utils/tool-output';
+import { ContentCredentials } from './content-credentials';
 import { HowItWasMade } from './how-it-was-made';
 import { ImageActions, type ImageActionCallbacks } from './image-actions';
 import { OpenInStudio } from './open-in-studio';
@@ -115,6 +116,7 @@ export function Lightbox({
             <ImageActions image={image} variant="full" {...callbacks} />
             {onOpenInStudio && <OpenInStudio image={image} onOpen={onOpenInStudio} />}
             <HowItWasMade image={image} />
+            <ContentCredentials image={image} />
             <dl className="divide-y divide-zinc-200 dark:divide-zinc-800" data-testid="lightbox-recipe">
               <Row label={t('images.recipe.prompt')} testId="recipe-prompt">
                 <span className="font-normal whitespace-pre-wrap">{image.prompt ?? dash}</span>

@@ -381,8 +381,11 @@ describe('the checkout step', () => {
     );
     renderWizard('/onboarding?step=checkout', assign);
     await screen.findByTestId('onboarding-checkout');
-    expect((await screen.findByTestId('onboarding-checkout-photos')).textContent).toBe(
-      'Trains on your 6 uploaded photos.',
+    // The photo count comes from its own query, which may answer after the products.
+    await waitFor(() =>
+      expect(screen.getByTestId('onboarding-checkout-photos').textContent).toBe(
+        'Trains on your 6 uploaded photos.',
+      ),
     );
     fireEvent.click(screen.getByTestId('onboarding-buy'));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/credits/dev-checkout?session_id=cs_1'));

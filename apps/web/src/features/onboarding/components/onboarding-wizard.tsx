@@ -48,7 +48,15 @@ export function OnboardingWizard({
   const answers = useOnboarding();
   const skip = useSkipOnboarding();
 
-  useEffect(() => writeStored(STEP_STORAGE_KEY, step), [step]);
+  /**
+   * Set once the wizard is on its way out (skipped, bought, off to checkout). Router v7 navigates in a
+   * transition, so the wizard may render once more before it unmounts: with the stored step cleared it
+   * would read as the first step and store that, and the next visit would not arrive fresh.
+   */
+  const leaving = useRef(false);
+  useEffect(() => {
+    if (!leaving.current) writeStored(STEP_STORAGE_KEY, step);
+  }, [step]);
 
   // Focus follows the step: the new step's heading is read out first (not on arrival, which keeps the
   // page's own start).
@@ -76,6 +84,7 @@ export function OnboardingWizard({
   }
 
   function leave(to: string) {
+    leaving.current = true;
     writeStored(STEP_STORAGE_KEY, null);
     writeStored(SET_STORAGE_KEY, null);
     void navigate(to);
@@ -135,6 +144,7 @@ export function OnboardingWizard({
         onBoughtWithCredits={(to) => leave(to)}
         onCheckout={(url) => {
           // The set stays chosen: a cancelled checkout comes back to this step (?step=checkout) with it.
+          leaving.current = true;
           writeStored(STEP_STORAGE_KEY, null);
           redirect(url);
         }}

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ProductView } from '@lumina/contracts';
 import { paths } from '@/config/paths';
-import { useSession } from '@/lib/auth';
+import { useProductSession } from '@/lib/auth';
 import { authUrlFor } from '@/lib/supertokens-config';
 import { LoadingBlock } from '@/components/ui/query-states';
 import { isPriceChange, useBuyProduct } from '../api/buy-product';
@@ -18,7 +18,8 @@ import { ProductCard, type PayWith } from './product-card';
 export function ProductsView({ redirect }: { redirect?: (url: string) => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const status = useSession((s) => s.status);
+  // Buying is a product call: signed out, or with a second factor still pending, sign-in comes first.
+  const canBuy = useProductSession().userId !== null;
   const list = useProducts();
   const buy = useBuyProduct({
     ...(redirect ? { redirect } : {}),
@@ -29,7 +30,7 @@ export function ProductsView({ redirect }: { redirect?: (url: string) => void })
   const busy = buy.isPending || (buy.isSuccess && buy.data.checkout !== null);
 
   const onBuy = (product: ProductView, payWith: PayWith) => {
-    if (status !== 'signedIn') {
+    if (!canBuy) {
       void navigate(authUrlFor(paths.products));
       return;
     }

@@ -10,12 +10,18 @@ import {
   type ReferralDeps,
 } from '../referral-capture';
 
-/** Resolves once the sign-in layer knows whether a session exists. */
-function hasSession(): Promise<boolean> {
+/**
+ * Resolves once the sign-in layer knows whether a complete session exists (tracking is a product call).
+ * A sign-in still waiting for its second factor (or a required verification) is waited for: the server
+ * would refuse the call until then. With `untilComplete`, a signed-out state is waited through as well
+ * (right after a sign-in the session store may not have heard of the new session yet).
+ */
+function hasSession(untilComplete = false): Promise<boolean> {
   return new Promise((resolve) => {
     const settle = () => {
-      const { status } = sessionStore.getState();
-      if (status === 'unknown') return false;
+      const { status, pending } = sessionStore.getState();
+      if (status === 'unknown' || pending) return false;
+      if (status === 'signedOut' && untilComplete) return false;
       resolve(status === 'signedIn');
       return true;
     };
@@ -26,7 +32,11 @@ function hasSession(): Promise<boolean> {
   });
 }
 
-const deps = (): ReferralDeps => ({ storages: defaultStorages(), track: trackReferral, hasSession });
+const deps = (): ReferralDeps => ({
+  storages: defaultStorages(),
+  track: trackReferral,
+  hasSession: () => hasSession(),
+});
 
 /**
  * Mounted once in the app frame: keeps `?ref=` from any page (also after in-app navigation), runs the
@@ -40,7 +50,10 @@ export function ReferralCapture() {
   }, [pathname, search]);
   useEffect(() => {
     const cancel = scheduleReferralTracking(deps());
-    const detach = onSignIn(() => sendReferralAfterSignIn(deps()).then(() => undefined));
+    // After a first factor, the send waits for the second one (if asked for) to complete the session.
+    const detach = onSignIn(() =>
+      hasSession(true).then(() => sendReferralAfterSignIn(deps()).then(() => undefined)),
+    );
     return () => {
       cancel();
       detach();

@@ -319,6 +319,20 @@ describe('the capture in the app frame', () => {
     expect(window.sessionStorage.getItem(REFERRAL_STORAGE_KEY)).toBeNull();
   });
 
+  it('waits while the sign-in waits for its second factor, and tracks once it is complete', async () => {
+    sessionStore.setState({ status: 'signedIn', userId: 'user-1', pending: true });
+    server.on(contracts.trackReferral, () => answerError(409, 'CONFLICT', ALREADY_REFERRED));
+    window.history.replaceState(null, '', '/?ref=ADA-2026');
+    renderAt('/?ref=ADA-2026', <ReferralCapture />);
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect(requestsTo('POST', '/api/referrals/track')).toHaveLength(0);
+    sessionStore.setState({ pending: false, sessionKey: sessionStore.getState().sessionKey + 1 });
+    await waitFor(() => expect(requestsTo('POST', '/api/referrals/track')).toHaveLength(1));
+    // The answer (already referred) clears the stored code; wait for it so it cannot land in the next test.
+    await waitFor(() => expect(window.localStorage.getItem(REFERRAL_STORAGE_KEY)).toBeNull());
+    sessionStore.setState({ status: 'signedOut', userId: null, pending: false });
+  });
+
   it('keeps the code and sends nothing without a session', async () => {
     sessionStore.setState({ status: 'signedOut', userId: null });
     window.history.replaceState(null, '', '/?ref=ADA-2026');

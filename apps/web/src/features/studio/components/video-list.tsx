@@ -8,6 +8,7 @@ import { useDeleteVideo } from '../api/delete-video';
 import { isActiveVideo, useVideos } from '../api/list-videos';
 import { useSaveVideo } from '../api/save-video';
 import { formatBytes } from '../utils/file-input';
+import { VideoCredentials } from './video-credentials';
 import { Alert } from '@/components/ui/alert';
 
 export type UseAs = (tool: Tool, image: ImageView) => void;
@@ -16,8 +17,8 @@ const chip =
   'inline-flex items-center gap-1.5 rounded-lg border border-zinc-300 px-2.5 py-1 text-xs font-semibold hover:bg-zinc-100 disabled:opacity-60 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 /**
- * What a finished video offers besides playing: Save (kept in the collection), Download, and "Use as
- * input": the image it was made from, into another tool (or Animate again).
+ * What a finished video offers besides playing: Save (kept in the collection), Download, "Use as
+ * input" (the image it was made from, into another tool, or Animate again) and its content credentials.
  */
 export function VideoActions({ video, onUseAs }: { video: VideoView; onUseAs?: UseAs }) {
   const { t } = useTranslation();
@@ -76,6 +77,7 @@ export function VideoActions({ video, onUseAs }: { video: VideoView; onUseAs?: U
           ))}
         </div>
       )}
+      <VideoCredentials video={video} />
     </div>
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "vendor_health" ADD COLUMN "trial_until" timestamp with time zone;
