@@ -81,12 +81,10 @@ export function oauth2ProviderRoutes(app: FastifyInstance, auth: AuthModule): vo
 
   plainRoute(app, 'GET', END_SESSION_CONTINUE_PATH, async (request, reply) => {
     const { logoutChallenge } = parseBody(LogoutQuery, request.query);
-    const page = await oauth.endSessionPage(logoutChallenge);
-    if (!page) throw new FdiBadRequest('This sign-out request has expired or does not exist.');
-    return reply
-      .header('content-security-policy', page.csp)
-      .header('cache-control', 'no-store')
-      .type('text/html')
-      .send(page.html);
+    const step = await oauth.endSessionStep(logoutChallenge);
+    if (!step) throw new FdiBadRequest('This sign-out request has expired or does not exist.');
+    reply.header('cache-control', 'no-store');
+    if (step.kind === 'ended') return reply.redirect(step.location, 303);
+    return reply.header('content-security-policy', step.csp).type('text/html').send(step.html);
   });
 }

@@ -49,6 +49,9 @@ export const PROVIDER_ROUTES = {
   jwks: '/oauth/jwks.json',
 } as const;
 
+/** Where oidc-provider's end-session form posts. */
+const END_SESSION_CONFIRM_PATH = `${PROVIDER_ROUTES.end_session}/confirm`;
+
 /** Every path (below `/auth`) the provider handles, with the methods it accepts. */
 export const PROVIDER_PATHS: Array<{ url: string; methods: Array<'GET' | 'POST' | 'OPTIONS'> }> = [
   { url: '/.well-known/openid-configuration', methods: ['GET', 'OPTIONS'] },
@@ -60,7 +63,7 @@ export const PROVIDER_PATHS: Array<{ url: string; methods: Array<'GET' | 'POST' 
   { url: PROVIDER_ROUTES.revocation, methods: ['POST', 'OPTIONS'] },
   { url: PROVIDER_ROUTES.introspection, methods: ['POST', 'OPTIONS'] },
   { url: PROVIDER_ROUTES.end_session, methods: ['GET'] },
-  { url: `${PROVIDER_ROUTES.end_session}/confirm`, methods: ['POST'] },
+  { url: END_SESSION_CONFIRM_PATH, methods: ['POST'] },
   { url: `${PROVIDER_ROUTES.end_session}/success`, methods: ['GET'] },
   { url: PROVIDER_ROUTES.jwks, methods: ['GET', 'OPTIONS'] },
 ];
@@ -92,10 +95,33 @@ export type LoginOutcome =
   | { kind: 'refused-client' }
   | { kind: 'continue'; frontendRedirectTo: string };
 
-interface LogoutChallenge {
+/** A type, not an interface: the adapter stores it as a plain JSON object. */
+type LogoutChallenge = {
   xsrf: string;
   confirmed?: boolean;
+  /** Where oidc-provider sends the browser once the session has ended (the client's, or our home). */
+  after?: string;
+  /** The end-session form was accepted: the session is over and its xsrf value is spent. */
+  ended?: boolean;
+};
+
+/**
+ * Where oidc-provider sends the browser after ending a session: the client's post-logout URI with its
+ * `state`, or (without one) its success page, which is our home page.
+ */
+function afterLogout(
+  session: { postLogoutRedirectUri?: string; state?: string } | undefined,
+  webUrl: string,
+): string {
+  if (!session?.postLogoutRedirectUri) return `${webUrl}/`;
+  const url = new URL(session.postLogoutRedirectUri);
+  if (session.state != null) url.searchParams.set('state', session.state);
+  return url.href;
 }
+
+/** The continue step of a confirmed sign-out: the form that ends the session, or, once it has, where to go. */
+export type EndSessionStep =
+  { kind: 'form'; html: string; csp: string } | { kind: 'ended'; location: string };
 
 /** The provider's signing keys and cookie keys, kept in `auth_oauth_secrets`. */
 interface ProviderSecrets {
@@ -467,6 +493,7 @@ export class OAuthProvider {
       "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
     );
     await callback(req, res);
+    await this.noteEndSession(req, res);
   }
 
   /** What the sign-in card shows for a login challenge (undefined when there is no such challenge). */
@@ -569,15 +596,29 @@ export class OAuthProvider {
 
   /** oidc-provider's logout page: instead, the SDK's logout page with a challenge naming this request. */
   private async logoutSource(ctx: KoaContextWithOIDC): Promise<void> {
-    const state = ctx.oidc.session?.state as { secret?: string } | undefined;
+    const state = ctx.oidc.session?.state as
+      { secret?: string; postLogoutRedirectUri?: string; state?: string } | undefined;
     const challenge = randomToken(24);
-    await new DatabaseAdapter(this.db, this.clock, LOGOUT_MODEL).upsert(
+    await this.logoutChallenges().upsert(
       challenge,
-      { state: { xsrf: state?.secret ?? '' } },
+      { state: { xsrf: state?.secret ?? '', after: afterLogout(state, this.webUrl) } },
       LOGOUT_CHALLENGE_TTL_SECONDS,
     );
     ctx.status = 303;
     ctx.redirect(`${this.webUrl}${LOGOUT_PAGE}?logoutChallenge=${challenge}`);
+  }
+
+  private logoutChallenges(): DatabaseAdapter {
+    return new DatabaseAdapter(this.db, this.clock, LOGOUT_MODEL);
+  }
+
+  private async logoutChallenge(logoutChallenge: string): Promise<LogoutChallenge | undefined> {
+    const found = await this.logoutChallenges().find(logoutChallenge);
+    return found?.state as LogoutChallenge | undefined;
+  }
+
+  private async updateLogoutChallenge(logoutChallenge: string, state: LogoutChallenge): Promise<void> {
+    await this.logoutChallenges().upsert(logoutChallenge, { state }, LOGOUT_CHALLENGE_TTL_SECONDS);
   }
 
   /**
@@ -586,36 +627,44 @@ export class OAuthProvider {
    * redirects to the client's post-logout URI). Undefined for an unknown challenge.
    */
   async confirmLogout(logoutChallenge: string): Promise<string | undefined> {
-    const adapter = new DatabaseAdapter(this.db, this.clock, LOGOUT_MODEL);
-    const found = await adapter.find(logoutChallenge);
-    const state = found?.state as LogoutChallenge | undefined;
+    const state = await this.logoutChallenge(logoutChallenge);
     if (!state?.xsrf) return undefined;
-    await adapter.upsert(
-      logoutChallenge,
-      { state: { ...state, confirmed: true } },
-      LOGOUT_CHALLENGE_TTL_SECONDS,
-    );
+    await this.updateLogoutChallenge(logoutChallenge, { ...state, confirmed: true });
     return `${this.issuer}${END_SESSION_CONTINUE_PATH}?logoutChallenge=${encodeURIComponent(logoutChallenge)}`;
   }
 
   /**
-   * The auto-submitting end-session form for a confirmed challenge, or undefined. Served again while the
-   * challenge lives: the SDK's logout page may navigate here twice (its session ends mid-way), and the
-   * form's xsrf value is single use in oidc-provider anyway.
+   * The auto-submitting end-session form for a confirmed challenge, or undefined. The SDK's logout page
+   * navigates here twice (its own session ends mid-way, which makes it confirm again), so the page is
+   * served while the challenge lives; once a form was accepted its xsrf value is spent, and a late
+   * second visit goes straight to where the first one went instead of to oidc-provider's error page.
    */
-  async endSessionPage(logoutChallenge: string): Promise<{ html: string; csp: string } | undefined> {
-    const adapter = new DatabaseAdapter(this.db, this.clock, LOGOUT_MODEL);
-    const found = await adapter.find(logoutChallenge);
-    const state = found?.state as LogoutChallenge | undefined;
+  async endSessionStep(logoutChallenge: string): Promise<EndSessionStep | undefined> {
+    const state = await this.logoutChallenge(logoutChallenge);
     if (!state?.confirmed) return undefined;
-    const action = `${this.issuer}${PROVIDER_ROUTES.end_session}/confirm`;
+    if (state.ended) return { kind: 'ended', location: state.after ?? `${this.webUrl}/` };
+    const action = `${this.issuer}${END_SESSION_CONFIRM_PATH}?logoutChallenge=${encodeURIComponent(logoutChallenge)}`;
     const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Signing out</title></head><body>
 <form method="post" action="${htmlEscape(action)}"><input type="hidden" name="xsrf" value="${htmlEscape(state.xsrf)}"/><input type="hidden" name="logout" value="yes"/><noscript><button type="submit">Continue</button></noscript></form>
 <script>${AUTO_SUBMIT}</script></body></html>`;
     return {
+      kind: 'form',
       html,
       csp: `default-src 'none'; script-src 'sha256-${AUTO_SUBMIT_SHA}'; frame-ancestors 'none'; base-uri 'none'`,
     };
+  }
+
+  /**
+   * After oidc-provider answered an end-session form: a redirect means it ended the session, so the
+   * challenge named in the form's action (our own query parameter, which the provider ignores) is over.
+   */
+  private async noteEndSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://provider');
+    const logoutChallenge = url.searchParams.get('logoutChallenge');
+    if (req.method !== 'POST' || url.pathname !== END_SESSION_CONFIRM_PATH || !logoutChallenge) return;
+    if (res.statusCode !== 303 && res.statusCode !== 302) return;
+    const state = await this.logoutChallenge(logoutChallenge);
+    if (state?.confirmed) await this.updateLogoutChallenge(logoutChallenge, { ...state, ended: true });
   }
 
   /** Frees the space of expired rows (reads already ignore them). */
