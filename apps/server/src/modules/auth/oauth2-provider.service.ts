@@ -493,7 +493,10 @@ export class OAuthProvider {
       "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
     );
     await callback(req, res);
-    await this.noteEndSession(req, res);
+    // The browser has its answer already; a failure here only loses the shortcut for a second visit.
+    await this.noteEndSession(req, res).catch((err: unknown) =>
+      this.log.warn({ err }, 'could not record that a sign-out ended its session'),
+    );
   }
 
   /** What the sign-in card shows for a login challenge (undefined when there is no such challenge). */
