@@ -466,6 +466,13 @@ export class OAuthProvider {
     // URLs the provider builds come from PUBLIC_URL (set on each request below), not from the caller.
     provider.proxy = true;
     provider.on('server_error', (_ctx, err) => this.log.error({ err }, 'the OpenID provider failed'));
+    // A Koa middleware, so the challenge is marked before the redirect reaches the browser.
+    provider.use(async (ctx, next) => {
+      await next();
+      await this.noteEndSession(ctx).catch((err: unknown) =>
+        this.log.warn({ err }, 'could not record that a sign-out ended its session'),
+      );
+    });
     return provider;
   }
 
@@ -493,10 +500,6 @@ export class OAuthProvider {
       "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
     );
     await callback(req, res);
-    // The browser has its answer already; a failure here only loses the shortcut for a second visit.
-    await this.noteEndSession(req, res).catch((err: unknown) =>
-      this.log.warn({ err }, 'could not record that a sign-out ended its session'),
-    );
   }
 
   /** What the sign-in card shows for a login challenge (undefined when there is no such challenge). */
@@ -661,11 +664,15 @@ export class OAuthProvider {
    * After oidc-provider answered an end-session form: a redirect means it ended the session, so the
    * challenge named in the form's action (our own query parameter, which the provider ignores) is over.
    */
-  private async noteEndSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://provider');
-    const logoutChallenge = url.searchParams.get('logoutChallenge');
-    if (req.method !== 'POST' || url.pathname !== END_SESSION_CONFIRM_PATH || !logoutChallenge) return;
-    if (res.statusCode !== 303 && res.statusCode !== 302) return;
+  private async noteEndSession(ctx: {
+    method: string;
+    path: string;
+    status: number;
+    query: Record<string, string | string[] | undefined>;
+  }): Promise<void> {
+    const logoutChallenge = ctx.query.logoutChallenge;
+    if (ctx.method !== 'POST' || ctx.path !== END_SESSION_CONFIRM_PATH) return;
+    if (typeof logoutChallenge !== 'string' || (ctx.status !== 303 && ctx.status !== 302)) return;
     const state = await this.logoutChallenge(logoutChallenge);
     if (state?.confirmed) await this.updateLogoutChallenge(logoutChallenge, { ...state, ended: true });
   }
