@@ -97,39 +97,55 @@ export async function startTestEnv(
   const port = options.listen ? await freePort() : undefined;
   const baseUrl = port ? `http://127.0.0.1:${port}` : undefined;
   const database = options.databaseUrl || options.embeddedDir ? undefined : await freshDatabaseUrl();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATA_DIR: dataDir,
-    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
-    QUEUE_POLL_INTERVAL_SECONDS: '0.5',
-    SHUTDOWN_TIMEOUT_MS: '5000',
-    // Suites fail a vendor on purpose many times in a row; a breaker opening midway would make their
-    // outcomes depend on test order. Tests of the breaker set their own threshold.
-    VENDOR_BREAKER_FAILURES: '1000',
-    ...((options.databaseUrl ?? database?.url)
-      ? { DATABASE_URL: (options.databaseUrl ?? database?.url)! }
-      : {}),
-    ...(baseUrl ? { PUBLIC_URL: baseUrl, WEBHOOK_BASE_URL: baseUrl } : {}),
-    ...options.env,
+  // A start that fails (a test of refused settings) leaves no database or folder behind.
+  const discard = async () => {
+    if (options.keep) return;
+    await database?.drop();
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  let created: Container | undefined;
+  const start = async () => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DATA_DIR: dataDir,
+      WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+      QUEUE_POLL_INTERVAL_SECONDS: '0.5',
+      SHUTDOWN_TIMEOUT_MS: '5000',
+      // Suites fail a vendor on purpose many times in a row; a breaker opening midway would make their
+      // outcomes depend on test order. Tests of the breaker set their own threshold.
+      VENDOR_BREAKER_FAILURES: '1000',
+      ...((options.databaseUrl ?? database?.url)
+        ? { DATABASE_URL: (options.databaseUrl ?? database?.url)! }
+        : {}),
+      ...(baseUrl ? { PUBLIC_URL: baseUrl, WEBHOOK_BASE_URL: baseUrl } : {}),
+      ...options.env,
+    });
+    const effective: Config = Object.freeze({
+      ...config,
+      database: {
+        ...config.database,
+        // Embedded tests use an in-memory PGlite unless the test needs files that survive a restart.
+        embeddedDir: options.embeddedDir ?? 'memory://',
+      },
+    });
+    const log = createLogger(effective.logLevel, 'lumina', options.logTo);
+    const container = await createContainer(effective, log, options.inject);
+    created = container;
+    if (options.workers !== false) {
+      await startWorkers(container.queue, createJobHandlers(container), { concurrency: 1, log });
+    }
+    const app = await buildApp(container);
+    options.beforeReady?.(app);
+    await app.ready();
+    if (port) await app.listen({ port, host: '127.0.0.1' });
+    return { effective, container, app };
+  };
+  const { effective, container, app } = await start().catch(async (err: unknown) => {
+    await created?.close().catch(() => undefined);
+    await discard();
+    throw err;
   });
-  const effective: Config = Object.freeze({
-    ...config,
-    database: {
-      ...config.database,
-      // Embedded tests use an in-memory PGlite unless the test needs files that survive a restart.
-      embeddedDir: options.embeddedDir ?? 'memory://',
-    },
-  });
-  const log = createLogger(effective.logLevel, 'lumina', options.logTo);
-  const container = await createContainer(effective, log, options.inject);
-  if (options.workers !== false) {
-    await startWorkers(container.queue, createJobHandlers(container), { concurrency: 1, log });
-  }
-  const app = await buildApp(container);
-  options.beforeReady?.(app);
-  await app.ready();
-  if (port) await app.listen({ port, host: '127.0.0.1' });
   return {
     config: effective,
     container,
@@ -138,10 +154,7 @@ export async function startTestEnv(
     async close() {
       await app.close();
       await container.close();
-      if (!options.keep) {
-        await database?.drop();
-        if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
-      }
+      await discard();
     },
   };
 }
