@@ -43,6 +43,23 @@ export async function freshDatabaseUrl(): Promise<{ url?: string; drop(): Promis
   };
 }
 
+/**
+ * A fresh database that outlives one test env, for suites that stop and start the app on it: `where`
+ * for `startTestEnv` (with `keep: true`), `drop` once the suite is done. Embedded, it is PGlite in
+ * files under `dataDir`, which `drop` removes.
+ */
+export async function durableDatabase(dataDir = tempDir()) {
+  const database = await freshDatabaseUrl();
+  return {
+    dataDir,
+    where: database.url ? { databaseUrl: database.url } : { embeddedDir: path.join(dataDir, 'pglite') },
+    async drop() {
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export function tempDir(prefix = 'lumina-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema/index.ts';
-import { freshDatabaseUrl, startTestEnv, tempDir, testDb, type TestEnv, useTestEnv } from '../harness.ts';
+import {
+  durableDatabase,
+  freshDatabaseUrl,
+  startTestEnv,
+  testDb,
+  type TestEnv,
+  useTestEnv,
+} from '../harness.ts';
 
 async function waitForState(env: TestEnv, id: string, state: string, timeoutMs = 20_000) {
   const started = Date.now();
@@ -64,10 +71,9 @@ describe(`job queue on ${testDb}`, () => {
 
 describe(`a queued job survives a restart on ${testDb}`, () => {
   it('enqueue, stop, start again: it completes', async () => {
-    const dataDir = tempDir();
-    const database = await freshDatabaseUrl();
     // Embedded mode keeps PGlite in files under the data folder so the second start sees the job.
-    const where = database.url ? { databaseUrl: database.url } : { embeddedDir: `${dataDir}/pglite` };
+    const database = await durableDatabase();
+    const { dataDir, where } = database;
 
     const first = await startTestEnv({ dataDir, ...where, workers: false, keep: true });
     const id = await first.container.queue.send('system.echo', { message: 'after restart' });

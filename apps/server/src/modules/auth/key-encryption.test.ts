@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { generateKeyPair, exportJWK, type JWK } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, startTestEnv, tempDir, testDb, type TestEnv } from '../../../test/harness.ts';
+import { durableDatabase, startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
 import { problemsOf } from '../../config.test-helpers.ts';
 import { authSigningKeys } from '../../db/schema/index.ts';
 import { getUser, refresh, signIn } from './auth.test-helpers.ts';
@@ -147,29 +145,17 @@ describe(`signing keys encrypted at rest on ${testDb}`, () => {
   const k1 = newKey().toString('base64');
   const k2 = newKey().toString('hex');
   const k3 = newKey().toString('base64');
-  let database: { embeddedDir?: string; databaseUrl?: string; drop(): Promise<void> } | undefined;
+  let database: Awaited<ReturnType<typeof durableDatabase>> | undefined;
   let env: TestEnv | undefined;
 
   async function start(settings: Record<string, string>, log = captureLog()) {
-    if (!database) {
-      if (testDb === 'pglite') {
-        const dir = tempDir();
-        database = {
-          embeddedDir: path.join(dir, 'pglite'),
-          drop: async () => rmSync(dir, { recursive: true, force: true }),
-        };
-      } else {
-        const fresh = await freshDatabaseUrl();
-        database = { databaseUrl: fresh.url, drop: fresh.drop };
-      }
-    }
+    database ??= await durableDatabase();
     await env?.close();
     env = undefined;
     env = await startTestEnv({
       workers: false,
       keep: true,
-      embeddedDir: database.embeddedDir,
-      databaseUrl: database.databaseUrl,
+      ...database.where,
       env: { LOG_LEVEL: 'info', ...settings },
       logTo: log.stream,
     });
@@ -261,8 +247,7 @@ describe(`signing keys encrypted at rest on ${testDb}`, () => {
     const wrong = startTestEnv({
       workers: false,
       keep: true,
-      embeddedDir: database!.embeddedDir,
-      databaseUrl: database!.databaseUrl,
+      ...database!.where,
       env: { AUTH_KEYS_ENCRYPTION_KEY: k3 },
     });
     const error = await wrong.then(
@@ -277,8 +262,7 @@ describe(`signing keys encrypted at rest on ${testDb}`, () => {
     const none = await startTestEnv({
       workers: false,
       keep: true,
-      embeddedDir: database!.embeddedDir,
-      databaseUrl: database!.databaseUrl,
+      ...database!.where,
     }).then(
       () => undefined,
       (err: Error) => err,

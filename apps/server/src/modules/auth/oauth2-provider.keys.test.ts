@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, startTestEnv, tempDir, testDb, type TestEnv } from '../../../test/harness.ts';
+import { durableDatabase, startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
 import { authOauthSecrets } from '../../db/schema/index.ts';
 import { isSealedJwk, KeyEncryptionError, keyFingerprint, parseEncryptionKey } from './key-encryption.ts';
 
@@ -20,29 +18,17 @@ const newKey = () => randomBytes(32).toString('base64');
 describe(`Sign in with Lumina keys encrypted at rest on ${testDb}`, () => {
   const k1 = newKey();
   const k2 = newKey();
-  let database: { embeddedDir?: string; databaseUrl?: string; drop(): Promise<void> } | undefined;
+  let database: Awaited<ReturnType<typeof durableDatabase>> | undefined;
   let env: TestEnv | undefined;
 
   async function start(settings: Record<string, string>) {
-    if (!database) {
-      if (testDb === 'pglite') {
-        const dir = tempDir();
-        database = {
-          embeddedDir: path.join(dir, 'pglite'),
-          drop: async () => rmSync(dir, { recursive: true, force: true }),
-        };
-      } else {
-        const fresh = await freshDatabaseUrl();
-        database = { databaseUrl: fresh.url, drop: fresh.drop };
-      }
-    }
+    database ??= await durableDatabase();
     await env?.close();
     env = undefined;
     env = await startTestEnv({
       workers: false,
       keep: true,
-      embeddedDir: database.embeddedDir,
-      databaseUrl: database.databaseUrl,
+      ...database.where,
       env: { OAUTH_CLIENTS_JSON: JSON.stringify(CLIENTS), ...settings },
     });
     return env;
@@ -119,8 +105,7 @@ describe(`Sign in with Lumina keys encrypted at rest on ${testDb}`, () => {
       startTestEnv({
         workers: false,
         keep: true,
-        embeddedDir: database!.embeddedDir,
-        databaseUrl: database!.databaseUrl,
+        ...database!.where,
         env: { OAUTH_CLIENTS_JSON: JSON.stringify(CLIENTS), ...settings },
       }).then(
         async (started) => {
