@@ -304,7 +304,7 @@ export async function createContainer(
     }),
   };
   const images = {
-    service: new ImagesService(database.db, storage, config.generation.adminEmails, gallery),
+    service: new ImagesService(database.db, storage, (userId) => auth.users.isOperator(userId), gallery),
     gallery,
     counter: jobs.counter,
   };
@@ -425,7 +425,7 @@ export async function createContainer(
         breaker,
         catalogue: models,
         settings: config.providers.breaker,
-        isOperator: async (userId) => (await auth.users.profile(userId)).is_operator,
+        isOperator: (userId) => auth.users.isOperator(userId),
       }),
     },
     ledger,

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { imageFavorites, images, users, type ImageRow } from '../../db/schema/index.ts';
+import { imageFavorites, images, type ImageRow } from '../../db/schema/index.ts';
 
 /** Drizzle queries for images; each takes the database or an open transaction. */
 
@@ -188,12 +188,6 @@ export async function exampleCategories(db: DbOrTx): Promise<Array<{ name: strin
     .groupBy(images.category)
     .orderBy(desc(count()), images.category);
   return rows.map((r) => ({ name: r.name!, count: r.count }));
-}
-
-/** The email of a user (for the operators' list, ADMIN_EMAILS), or undefined. */
-export async function findUserEmail(db: DbOrTx, userId: string): Promise<string | null | undefined> {
-  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-  return user?.email;
 }
 
 export const favoriteOf = (userId: string) =>

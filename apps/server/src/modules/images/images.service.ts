@@ -36,7 +36,8 @@ export class ImagesService {
   constructor(
     private readonly db: Database,
     private readonly storage: Storage,
-    private readonly adminEmails: readonly string[],
+    /** Operators may unpublish anyone's example (modules/users decides who is one). */
+    private readonly isOperator: (userId: string) => Promise<boolean>,
     /** Listings in memory; every change made here drops the listings it touches before answering. */
     readonly listings: ListingCache,
   ) {
@@ -126,7 +127,7 @@ export class ImagesService {
   async unpublish(viewer: Viewer, id: string): Promise<void> {
     const image = await repo.findImage(this.db, id);
     if (!image) throw notFound('This image');
-    if (image.userId !== viewer.id && !(image.isExample && (await this.isAdmin(viewer))))
+    if (image.userId !== viewer.id && !(image.isExample && (await this.isOperator(viewer.id))))
       throw notFound('This image');
     await repo.updateImage(this.db, id, { isExample: false, category: null, publishedAt: null });
     this.changed(image);
@@ -156,13 +157,6 @@ export class ImagesService {
 
   categories() {
     return repo.exampleCategories(this.db);
-  }
-
-  /** Operators are named by email in ADMIN_EMAILS; they may unpublish anyone's example. */
-  private async isAdmin(viewer: Viewer): Promise<boolean> {
-    if (this.adminEmails.length === 0) return false;
-    const email = await repo.findUserEmail(this.db, viewer.id);
-    return !!email && this.adminEmails.includes(email.toLowerCase());
   }
 
   private async view(viewer: Viewer, id: string): Promise<ImageView> {

@@ -120,6 +120,21 @@ export async function setUserEmailIfUnset(db: DbOrTx, userId: string, email: str
     .where(and(eq(users.id, userId), sql`${users.email} is null`));
 }
 
+/** The addresses the user has proven: the emails of their verified login methods. */
+export async function provenEmailsOf(db: DbOrTx, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ email: authLoginMethods.email })
+    .from(authLoginMethods)
+    .where(
+      and(
+        eq(authLoginMethods.userId, userId),
+        eq(authLoginMethods.verified, true),
+        sql`${authLoginMethods.email} is not null`,
+      ),
+    );
+  return rows.map((r) => r.email!);
+}
+
 /** The ids of the user's passkeys (the FDI user object's `webauthn.credentialIds`). */
 export async function webauthnCredentialIdsOf(db: DbOrTx, userId: string): Promise<string[]> {
   const rows = await db

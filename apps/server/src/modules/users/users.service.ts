@@ -44,9 +44,18 @@ export class UserDirectory {
     if (!user) throw notFound('The user');
     const email =
       user.email ?? (await repo.loginMethodsOf(this.db, userId)).find((m) => m.email)?.email ?? null;
-    // An operator is named by the email the account signs in with (images.service.ts decides the same way).
-    const isOperator = email !== null && this.adminEmails.includes(email.toLowerCase());
-    return toProfileView(user, email, isOperator, await repo.isOnboarded(this.db, userId));
+    return toProfileView(user, email, await this.isOperator(userId), await repo.isOnboarded(this.db, userId));
+  }
+
+  /**
+   * Whether the person is an operator: an address in ADMIN_EMAILS that this account has proven (an email
+   * code or link, a provider's verified email, a verification link). The address a passkey sign-up
+   * typed proves nothing until then. Every operator check asks here.
+   */
+  async isOperator(userId: string): Promise<boolean> {
+    if (this.adminEmails.length === 0) return false;
+    const proven = await repo.provenEmailsOf(this.db, userId);
+    return proven.some((email) => this.adminEmails.includes(email.toLowerCase()));
   }
 
   async passwordlessMethod(contact: { email?: string; phoneNumber?: string }) {
