@@ -48,6 +48,11 @@ export const authWebauthnOptions = pgTable(
     email: text('email'),
     /** Recovery: the token hash the options were generated for. */
     recoverTokenHash: text('recover_token_hash'),
+    /**
+     * The session that asked for registration options while signed in; only that session may spend them.
+     * Null for a signed-out sign-up or recovery, whose options no session may spend.
+     */
+    sessionHandle: uuid('session_handle'),
     rpId: text('rp_id').notNull(),
     origin: text('origin').notNull(),
     userVerification: text('user_verification').notNull(),

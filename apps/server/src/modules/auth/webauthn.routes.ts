@@ -82,7 +82,7 @@ export function webauthnRoutes(app: FastifyInstance, auth: AuthModule): void {
     if (!email && !current) return { status: 'INVALID_EMAIL_ERROR', err: 'Email is invalid' };
     const result = await auth.webauthn.registerOptions(tenant.id, {
       email,
-      forUserId: current?.session.userId,
+      ...(current ? { forSession: { userId: current.session.userId, handle: current.session.handle } } : {}),
     });
     return result.status === 'OK' ? { status: 'OK', ...result.options } : result;
   });
@@ -108,7 +108,7 @@ export function webauthnRoutes(app: FastifyInstance, auth: AuthModule): void {
       if (hadPasskey) await assertSignedInFully(current.session);
       else await assertMaySetUp(auth, current.session, 'webauthn');
       const result = await auth.webauthn.addForUser(
-        userId,
+        current.session,
         tenant.id,
         body.webauthnGeneratedOptionsId,
         body.credential,
@@ -225,7 +225,7 @@ export function webauthnRoutes(app: FastifyInstance, auth: AuthModule): void {
       return { status: 'REGISTER_CREDENTIAL_NOT_ALLOWED', reason: 'This sign-in method is not yours.' };
     }
     const result = await auth.webauthn.addForUser(
-      session.userId,
+      session,
       tenant.id,
       body.webauthnGeneratedOptionsId,
       body.credential,

@@ -40,6 +40,7 @@ type CheckedRegistration =
         email: string | null;
         userHandle: string | null;
         recoverTokenHash: string | null;
+        sessionHandle: string | null;
       };
       credential: { id: string; publicKey: string; counter: number; transports: string[]; rpId: string };
     }
@@ -72,12 +73,13 @@ export class WebauthnService {
   ) {}
 
   /**
-   * Registration options for a new account (`email`), a signed-in person adding a passkey
-   * (`forUserId`, their passkeys excluded) or account recovery (`recoverToken`).
+   * Registration options for a new account (`email`), a signed-in person adding a passkey (`forSession`:
+   * their passkeys excluded, and only that session may spend the options) or account recovery
+   * (`recoverToken`).
    */
   async registerOptions(
     tenantId: string,
-    input: { email?: string; recoverToken?: string; forUserId?: string },
+    input: { email?: string; recoverToken?: string; forSession?: { userId: string; handle: string } },
   ): Promise<RegisterOptionsResult> {
     const now = this.clock.now();
     let email = input.email ?? null;
@@ -93,9 +95,10 @@ export class WebauthnService {
       email = token.email;
       userHandle = method.id;
       exclude = await repo.credentialsOf(this.db, method.userId);
-    } else if (input.forUserId) {
-      userHandle = (await repo.findWebauthnMethodOfUser(this.db, input.forUserId))?.id ?? input.forUserId;
-      exclude = await repo.credentialsOf(this.db, input.forUserId);
+    } else if (input.forSession) {
+      const { userId } = input.forSession;
+      userHandle = (await repo.findWebauthnMethodOfUser(this.db, userId))?.id ?? userId;
+      exclude = await repo.credentialsOf(this.db, userId);
     }
     const generated = await generateRegistrationOptions({
       rpName: this.settings.rpName,
@@ -119,6 +122,7 @@ export class WebauthnService {
       userHandle,
       email,
       recoverTokenHash,
+      sessionHandle: input.recoverToken === undefined ? (input.forSession?.handle ?? null) : null,
     });
     return {
       status: 'OK',
@@ -144,7 +148,7 @@ export class WebauthnService {
     now: number,
     fields: Pick<
       Parameters<typeof repo.insertOptions>[1],
-      'tenantId' | 'kind' | 'challenge' | 'userHandle' | 'email' | 'recoverTokenHash'
+      'tenantId' | 'kind' | 'challenge' | 'userHandle' | 'email' | 'recoverTokenHash' | 'sessionHandle'
     >,
   ) {
     await repo.deleteExpiredOptions(this.db, new Date(now));
@@ -179,17 +183,26 @@ export class WebauthnService {
     };
   }
 
-  /** Spends registration options and checks the authenticator's answer against them. */
+  /**
+   * Spends registration options and checks the authenticator's answer against them. `sessionHandle` is
+   * the session spending them (null signed out): options serve only the session that asked for them, and
+   * options asked for signed out serve no session.
+   */
   private async checkRegistration(
     tenantId: string,
     optionsId: string,
     response: unknown,
+    sessionHandle: string | null,
   ): Promise<CheckedRegistration> {
     const options = isUuid(optionsId)
       ? await repo.takeOptions(this.db, optionsId, new Date(this.clock.now()))
       : undefined;
     if (!options) return { status: 'OPTIONS_NOT_FOUND_ERROR' };
-    if (options.kind !== 'register' || options.tenantId !== tenantId)
+    if (
+      options.kind !== 'register' ||
+      options.tenantId !== tenantId ||
+      options.sessionHandle !== sessionHandle
+    )
       return { status: 'INVALID_OPTIONS_ERROR' };
     let verified;
     try {
@@ -241,20 +254,12 @@ export class WebauthnService {
    * or takes over that account.
    */
   async signUp(tenantId: string, optionsId: string, response: unknown) {
-    const checked = await this.checkRegistration(tenantId, optionsId, response);
+    // Options made while signed in (they carry that person) never found a new account.
+    const checked = await this.checkRegistration(tenantId, optionsId, response, null);
     if (checked.status !== 'OK') return checked;
     const { options, credential } = checked;
     if (!options.email || options.recoverTokenHash) return { status: 'INVALID_OPTIONS_ERROR' as const };
     const email = options.email;
-    // Options made while signed in carry that person's id as the user handle: they add a passkey to an
-    // existing account (addForUser) and can never found a new one.
-    const handle = options.userHandle && isUuid(options.userHandle) ? options.userHandle : undefined;
-    if (
-      handle &&
-      ((await users.findUser(this.db, handle)) || (await users.findLoginMethod(this.db, handle)))
-    ) {
-      return { status: 'INVALID_OPTIONS_ERROR' as const };
-    }
     try {
       return await this.signUpTransaction(tenantId, email, options.userHandle, credential);
     } catch (err) {
@@ -298,13 +303,14 @@ export class WebauthnService {
    * address when no other passkey account holds it.
    */
   async addForUser(
-    userId: string,
+    session: { userId: string; handle: string },
     tenantId: string,
     optionsId: string,
     response: unknown,
     name: string | undefined,
   ) {
-    const checked = await this.checkRegistration(tenantId, optionsId, response);
+    const { userId } = session;
+    const checked = await this.checkRegistration(tenantId, optionsId, response, session.handle);
     if (checked.status !== 'OK') return checked;
     if (checked.options.recoverTokenHash) return { status: 'INVALID_OPTIONS_ERROR' as const };
     return this.db.transaction(async (tx) => {
@@ -442,7 +448,7 @@ export class WebauthnService {
     if (!live || live.tenantId !== tenantId) {
       return { status: 'RECOVER_ACCOUNT_TOKEN_INVALID_ERROR' as const };
     }
-    const checked = await this.checkRegistration(tenantId, optionsId, response);
+    const checked = await this.checkRegistration(tenantId, optionsId, response, null);
     if (checked.status !== 'OK') return checked;
     if (checked.options.recoverTokenHash !== tokenHash) return { status: 'INVALID_OPTIONS_ERROR' as const };
     return this.db.transaction(async (tx) => {

@@ -495,6 +495,68 @@ describe(`passkeys (WebAuthn recipe) on ${testDb}`, () => {
     expect(r.body.status).toBe('INVALID_OPTIONS_ERROR');
   });
 
+  it('binds registration options to the flow that asked: never used by another session, person or flow', async () => {
+    const alice = await signIn(env, uniqueEmail('bind-alice'));
+    const aliceElsewhere = await signIn(env, (alice.body.user as Json).emails[0]);
+    const bob = await signIn(env, uniqueEmail('bind-bob'));
+    const addAsBob = (options: Json) =>
+      call(
+        'POST',
+        '/auth/webauthn/credential',
+        {
+          webauthnGeneratedOptionsId: options.webauthnGeneratedOptionsId,
+          recipeUserId: bob.userId,
+          credential: authenticator().register(options),
+        },
+        bob.accessToken,
+      );
+
+    // Alice's account-page options, spent by Bob's session or by Alice's other session.
+    expect(
+      (await addAsBob(await registerOptions({ email: 'x@example.test' }, alice.accessToken))).body,
+    ).toEqual({
+      status: 'INVALID_OPTIONS_ERROR',
+    });
+    const aliceOptions = await registerOptions({ email: 'x@example.test' }, alice.accessToken);
+    const otherSession = await call(
+      'POST',
+      '/auth/webauthn/credential',
+      {
+        webauthnGeneratedOptionsId: aliceOptions.webauthnGeneratedOptionsId,
+        recipeUserId: alice.userId,
+        credential: authenticator().register(aliceOptions),
+      },
+      aliceElsewhere.accessToken,
+    );
+    expect(otherSession.body).toEqual({ status: 'INVALID_OPTIONS_ERROR' });
+
+    // Options a signed-out sign-up asked for, spent by a signed-in person (account page or MFA step).
+    expect((await addAsBob(await registerOptions({ email: uniqueEmail('bind-signup') }))).body).toEqual({
+      status: 'INVALID_OPTIONS_ERROR',
+    });
+    const signUpOptions = await registerOptions({ email: uniqueEmail('bind-signup') });
+    const mfaStep = await call(
+      'POST',
+      '/auth/webauthn/signup',
+      {
+        webauthnGeneratedOptionsId: signUpOptions.webauthnGeneratedOptionsId,
+        credential: authenticator().register(signUpOptions),
+        shouldTryLinkingWithSessionUser: true,
+      },
+      bob.accessToken,
+    );
+    expect(mfaStep.body).toEqual({ status: 'INVALID_OPTIONS_ERROR' });
+    expect(await authOf(env).webauthn.list(bob.userId)).toEqual([]);
+    expect(await authOf(env).webauthn.list(alice.userId)).toEqual([]);
+
+    // The session that asked may use its own options.
+    expect(
+      (await addAsBob(await registerOptions({ email: 'x@example.test' }, bob.accessToken))).body,
+    ).toMatchObject({
+      status: 'OK',
+    });
+  });
+
   it('answers bad input with 400 or an FDI status, never 5xx', async () => {
     const bodies: Array<[string, unknown]> = [
       ['/auth/webauthn/signup', { webauthnGeneratedOptionsId: 'x', credential: {} }],

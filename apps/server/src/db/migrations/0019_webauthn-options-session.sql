@@ -1,0 +1,1 @@
+ALTER TABLE "auth_webauthn_options" ADD COLUMN "session_handle" uuid;
