@@ -68,6 +68,11 @@ export async function deleteCredential(db: DbOrTx, userId: string, id: string) {
   return row;
 }
 
+/** Removes every passkey of a login method. */
+export async function deleteCredentialsOfMethod(db: DbOrTx, loginMethodId: string) {
+  await db.delete(authWebauthnCredentials).where(eq(authWebauthnCredentials.loginMethodId, loginMethodId));
+}
+
 export async function renameCredential(db: DbOrTx, userId: string, id: string, name: string) {
   const [row] = await db
     .update(authWebauthnCredentials)

@@ -213,6 +213,8 @@ export function webauthnRoutes(app: FastifyInstance, auth: AuthModule): void {
     );
     if (result.status !== 'OK') return result;
     await auth.users.setVerified(result.loginMethod.id);
+    // Whoever signed up with the address before it was proven is signed out with their passkeys gone.
+    if (result.wasUnproven) await auth.sessions.revokeAllForUser(result.loginMethod.userId, 'recovered');
     return { status: 'OK', user: await auth.users.get(result.loginMethod.userId), email: result.email };
   });
 

@@ -440,6 +440,9 @@ export class WebauthnService {
   /**
    * Account recovery: a new passkey registered with options made for the emailed token. The token is
    * spent; opening the link proved the inbox, so the passkey account's address counts as verified.
+   * An account whose address was never proven may have been signed up by someone else with the owner's
+   * address: its earlier passkeys are dropped (`wasUnproven`: the caller ends its sessions), so the
+   * recovered account is the inbox owner's alone.
    */
   async recover(tenantId: string, token: string, optionsId: string, response: unknown) {
     const tokenHash = sha256Hex(token);
@@ -456,9 +459,15 @@ export class WebauthnService {
       if (!spent) return { status: 'RECOVER_ACCOUNT_TOKEN_INVALID_ERROR' as const };
       const method = await users.findLoginMethod(tx, spent.loginMethodId);
       if (!method) return { status: 'RECOVER_ACCOUNT_TOKEN_INVALID_ERROR' as const };
+      if (!method.verified) await repo.deleteCredentialsOfMethod(tx, method.id);
       const added = await this.addCredential(tx, method, checked.credential, undefined);
       if (!added) return { status: 'INVALID_CREDENTIALS_ERROR' as const };
-      return { status: 'OK' as const, loginMethod: method, email: spent.email };
+      return {
+        status: 'OK' as const,
+        loginMethod: method,
+        email: spent.email,
+        wasUnproven: !method.verified,
+      };
     });
   }
 }

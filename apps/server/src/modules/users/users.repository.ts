@@ -120,6 +120,24 @@ export async function setUserEmailIfUnset(db: DbOrTx, userId: string, email: str
     .where(and(eq(users.id, userId), sql`${users.email} is null`));
 }
 
+/**
+ * Takes an address off other people's passkey sign-ups that never proved it (it was only typed), so the
+ * person who proved it is its one holder.
+ */
+export async function releaseUnprovenAddress(db: DbOrTx, email: string, provenByUserId: string) {
+  await db
+    .update(authLoginMethods)
+    .set({ email: null })
+    .where(
+      and(
+        eq(authLoginMethods.recipeId, 'webauthn'),
+        eq(authLoginMethods.verified, false),
+        sql`lower(${authLoginMethods.email}) = lower(${email})`,
+        sql`${authLoginMethods.userId} <> ${provenByUserId}`,
+      ),
+    );
+}
+
 /** The addresses the user has proven: the emails of their verified login methods. */
 export async function provenEmailsOf(db: DbOrTx, userId: string): Promise<string[]> {
   const rows = await db

@@ -77,6 +77,7 @@ export class UserDirectory {
       if (existing) {
         await repo.addTenantToLoginMethod(tx, existing.id, tenantId);
         if (!existing.verified) await repo.setLoginMethodVerified(tx, existing.id);
+        if (contact.email) await proveEmail(tx, existing.userId, contact.email);
         return this.result(tx, existing.userId, existing.id, false, false);
       }
       let user: UserRow | undefined;
@@ -95,6 +96,7 @@ export class UserDirectory {
         tenantIds: [tenantId],
         createdAt: new Date(this.clock.now()),
       });
+      if (contact.email) await proveEmail(tx, user.id, contact.email);
       return this.result(tx, user.id, method.id, true, isNewUser);
     });
   }
@@ -119,7 +121,7 @@ export class UserDirectory {
             existing.verified || account.verified,
           );
         }
-        if (account.verified) await claimEmail(tx, existing.userId, account.email);
+        if (account.verified) await proveEmail(tx, existing.userId, account.email);
         return this.result(tx, existing.userId, existing.id, false, false);
       }
       const owner = await repo.findUserByEmail(tx, account.email);
@@ -140,6 +142,7 @@ export class UserDirectory {
         tenantIds: [tenantId],
         createdAt: new Date(this.clock.now()),
       });
+      if (account.verified) await proveEmail(tx, user.id, account.email);
       return this.result(tx, user.id, method.id, true, isNewUser);
     });
   }
@@ -150,7 +153,7 @@ export class UserDirectory {
       const method = await repo.findLoginMethod(tx, loginMethodId);
       if (!method) return;
       await repo.setLoginMethodVerified(tx, loginMethodId);
-      if (method.email) await claimEmail(tx, method.userId, method.email);
+      if (method.email) await proveEmail(tx, method.userId, method.email);
     });
   }
 
@@ -191,8 +194,14 @@ export class UserDirectory {
   }
 }
 
-/** Sets the user's email when unset and no other user holds it (a verified address only). */
-async function claimEmail(tx: DbOrTx, userId: string, email: string): Promise<void> {
+/**
+ * What proving an address (a code, a link, a provider's verified email) does, in the sign-in's
+ * transaction: the user gets it as their email when they have none and no other user holds it, and
+ * other people's passkey sign-ups that only typed it lose it. An unproven address never blocks or
+ * shadows the person who proves it (docs/decisions.md, "Unproven addresses").
+ */
+async function proveEmail(tx: DbOrTx, userId: string, email: string): Promise<void> {
+  await repo.releaseUnprovenAddress(tx, email, userId);
   const holder = await repo.findUserByEmail(tx, email);
   if (!holder) await repo.setUserEmailIfUnset(tx, userId, email);
 }
