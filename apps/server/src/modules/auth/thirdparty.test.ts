@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testDb, useTestEnv } from '../../../test/harness.ts';
 import { decodeFrontToken, getUser, signIn, useFakeOidcProvider } from './auth.test-helpers.ts';
+import { passkeyCalls } from './passkey.test-helpers.ts';
 
 const WEB = 'http://web.lumina.test:5173';
 const CALLBACK = `${WEB}/auth/callback/google`;
@@ -231,5 +232,17 @@ describe(`third-party sign-in (Google through a local OpenID provider) on ${test
     expect(reuse.json()).toEqual({ status: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR' });
     const again = await env.app.inject({ method: 'GET', url: '/auth/user/email/verify', headers });
     expect(again.json()).toEqual({ status: 'OK', isVerified: true });
+  });
+
+  it('a verified Google address takes the address from a passkey sign-up that only typed it', async () => {
+    const { passkeySignUp, accessOf } = passkeyCalls(env);
+    const squatter = await passkeySignUp('typed-only@example.test');
+    expect(squatter.body.status).toBe('OK');
+    provider.state.nextUser = { sub: 'g-typed', email: 'typed-only@example.test', email_verified: true };
+    const { query, body } = await authorise();
+    const owner = (await signInUp(query, body.pkceCodeVerifier)).json();
+    expect(owner).toMatchObject({ status: 'OK', user: { emails: ['typed-only@example.test'] } });
+    expect(owner.user.id).not.toBe(squatter.body.user.id);
+    expect((await getUser(env.app, accessOf(squatter))).json()).toMatchObject({ email: null });
   });
 });
