@@ -158,6 +158,23 @@ describe(`addresses that look alike are one address, or refused, on ${testDb}`, 
     expect(await userCount()).toBe(before);
   });
 
+  it('finds a passkey account by its look-alikes in the passkey exists check, and refuses mixed ones', async () => {
+    const email = uniqueEmail('passkey');
+    expect(await passkeySignUp(email)).toMatchObject({ status: 'OK' });
+    const passkeyExists = (address: string) =>
+      env.app.inject({
+        method: 'GET',
+        url: `/auth/webauthn/email/exists?email=${encodeURIComponent(address)}`,
+        headers: { rid: 'webauthn', 'fdi-version': '4.2' },
+      });
+    for (const lookAlike of Object.values(sameAddress)) {
+      expect((await passkeyExists(lookAlike(email))).json()).toEqual({ status: 'OK', exists: true });
+    }
+    const mixed = await passkeyExists(email.replace('a', '\u0430'));
+    expect(mixed.statusCode).toBe(400);
+    expect(mixed.json()).toEqual({ message: MIXED });
+  });
+
   it('never makes a second account from a look-alike address a provider vouches for', async () => {
     const email = uniqueEmail('gina');
     const owner = await signIn(env, email);
