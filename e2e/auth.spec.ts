@@ -3,6 +3,7 @@ import {
   card,
   FAKE_GOOGLE_URL,
   header,
+  mailbox,
   newEmail,
   nextGoogleUser,
   nextMessage,
@@ -164,6 +165,24 @@ test('a Google account without an email comes back to the card with the "no emai
   await expect(card.container(page)).toContainText(
     'Could not retrieve email. Please try a different method.',
   );
+});
+
+test('an address that mixes alphabets is refused on the card with a sentence, and no code is sent', async ({
+  page,
+  request,
+}) => {
+  // A Latin address with a Cyrillic "е" (U+0435): on screen it looks the same as the Latin one.
+  const email = newEmail('mixed');
+  const lookAlike = email.replace('e2e', 'e2\u0435');
+  await page.goto('/auth');
+  await card.email(page).fill(lookAlike);
+  await card.submit(page).click();
+  await expect(card.container(page).locator('[data-supertokens~="generalError"]')).toHaveText(
+    'This email address mixes letters from different alphabets. Please type it again.',
+  );
+  await expect(card.code(page)).toHaveCount(0);
+  expect(await mailbox(request, lookAlike)).toEqual([]);
+  expect(await mailbox(request, email)).toEqual([]);
 });
 
 test('the card shows the error named in the query, and "or" between Google and the email form', async ({

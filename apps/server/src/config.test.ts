@@ -118,6 +118,16 @@ describe('configuration', () => {
     ]);
   });
 
+  it('keeps ADMIN_EMAILS in the form sign-in stores addresses, and refuses look-alikes there too', () => {
+    expect(
+      loadConfig({ ADMIN_EMAILS: ' Ops@Lumina.test, \uff4f\uff50\uff53@\u200bexample.test' }).generation
+        .adminEmails,
+    ).toEqual(['ops@lumina.test', 'ops@example.test']);
+    expect(problemsOf({ ADMIN_EMAILS: 'ops@lumina.test,\u043eps@lumina.test' })).toEqual([
+      expect.stringMatching(/^ADMIN_EMAILS: "\u043eps@lumina.test" mixes letters from different alphabets/),
+    ]);
+  });
+
   it('treats empty values as unset and parses lists', () => {
     const config = loadConfig({
       DATABASE_URL: '',

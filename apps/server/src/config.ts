@@ -2,11 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { domainToASCII } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { catalogueProblem, loadCatalogue, type ModelEntry } from './adapters/providers/catalogue.ts';
 import { comfyCatalogueProblem } from './adapters/providers/comfyui/workflows.ts';
 import type { S3Settings } from './adapters/storage/index.ts';
+import { canonicalEmail, canonicalEmailDomain, EMAIL_PROBLEMS } from './modules/auth/email-address.ts';
 import { parseEncryptionKey } from './modules/auth/key-encryption.ts';
 import {
   loadProducts,
@@ -264,7 +266,17 @@ export const EnvSchema = z
     /** First retry delay; later ones back off exponentially. 0 retries at once (tests). */
     GENERATION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     WEBHOOK_BASE_URL: z.url().optional(),
-    ADMIN_EMAILS: csv.default([]),
+    /** Operators' addresses, in the form sign-in stores them (look-alikes refused here too). */
+    ADMIN_EMAILS: csv
+      .transform((list, ctx) =>
+        list.map((value) => {
+          const address = canonicalEmail(value);
+          if (address.ok) return address.email;
+          ctx.addIssue({ code: 'custom', message: `"${value}" ${EMAIL_PROBLEMS[address.reason]}` });
+          return value;
+        }),
+      )
+      .default([]),
     WELCOME_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(50),
     // The referral programme (modules/referrals).
     /** Credits the referrer gets when a person they referred makes a first payment. */
@@ -993,6 +1005,9 @@ function oauthClientsFrom(env: Env): OAuthClientConfig[] {
   }));
 }
 
+/** A DNS name in its ASCII (punycode) form: letters, digits and inner dashes, dot-separated. */
+const DOMAIN_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
 const TenantsSchema = z.record(
   z.string().regex(/^[a-z0-9-]{1,64}$/, 'tenant ids are lowercase letters, digits and dashes'),
   z.object({
@@ -1002,16 +1017,18 @@ const TenantsSchema = z.record(
       .array(
         z
           .string()
-          .transform((d) => d.trim().toLowerCase())
-          .pipe(
-            z
-              .string()
-              .max(253)
-              .regex(
-                /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
-                'allowedDomains are email domains such as "acme.com" (no "@", no wildcards)',
-              ),
-          ),
+          // The stored addresses' form (modules/auth/email-address.ts), so `xn--` and Unicode spellings match.
+          .transform((d, ctx) => {
+            const domain = canonicalEmailDomain(d.trim());
+            if (!domain || !DOMAIN_NAME.test(domainToASCII(domain))) {
+              ctx.addIssue({
+                code: 'custom',
+                message: 'allowedDomains are email domains such as "acme.com" (no "@", no wildcards)',
+              });
+              return z.NEVER;
+            }
+            return domain;
+          }),
       )
       .min(1, 'allowedDomains needs at least one domain (leave it out to allow every domain)')
       .optional(),
@@ -1348,7 +1365,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       retryLimit: env.GENERATION_RETRY_LIMIT,
       retryDelaySeconds: env.GENERATION_RETRY_DELAY_SECONDS,
       webhookBaseUrl: env.WEBHOOK_BASE_URL?.replace(/\/$/, ''),
-      adminEmails: env.ADMIN_EMAILS.map((e) => e.toLowerCase()),
+      adminEmails: env.ADMIN_EMAILS,
       welcomeCredits: env.WELCOME_CREDITS,
     },
     uploads: {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { z } from 'zod';
 import type { AuthModule } from './auth.module.ts';
+import { canonicalEmail } from './email-address.ts';
 import { SessionError, tryRefreshToken } from './session.errors.ts';
 import type { IssuedTokens, Session } from './session.service.ts';
 import {
@@ -52,6 +53,17 @@ export function tenantOf(auth: AuthModule, request: TenantRequest): Tenant {
   const tenant = auth.tenants.get(id);
   if (!tenant) throw new FdiBadRequest(`Tenant ${id} not found`);
   return tenant;
+}
+
+/**
+ * The `email` query parameter of an "is this address signed up?" check, canonicalised; undefined when
+ * missing or not an address. A look-alike that is refused is a 400 saying why, never a lookup.
+ */
+export function emailParam(value: unknown): string | undefined {
+  const address = canonicalEmail(value);
+  if (address.ok) return address.email;
+  if (address.reason !== 'invalid') throw new FdiBadRequest(address.message);
+  return undefined;
 }
 
 /** Parses an FDI body with zod; a mismatch is a 400 `{message}`. Missing bodies count as `{}`. */

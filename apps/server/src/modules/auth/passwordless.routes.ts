@@ -1,8 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AuthModule } from './auth.module.ts';
-import { clientIp, FdiBadRequest, parseBody, sessionOf, tenantOf, tenantRoute } from './fdi.http.ts';
-import { normaliseEmail, normalisePhone, type FlowType } from './passwordless.service.ts';
+import {
+  clientIp,
+  emailParam,
+  FdiBadRequest,
+  parseBody,
+  sessionOf,
+  tenantOf,
+  tenantRoute,
+} from './fdi.http.ts';
+import { canonicalEmail } from './email-address.ts';
+import { normalisePhone, type FlowType } from './passwordless.service.ts';
 import {
   assertMaySetUp,
   checkCodeGuesses,
@@ -69,14 +78,11 @@ export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void
     if ((kind === 'email' && method === 'PHONE') || (kind === 'phone' && method === 'EMAIL')) {
       throw new FdiBadRequest(`Sign-in by ${kind === 'email' ? 'email' : 'phone number'} is not enabled`);
     }
-    const email = kind === 'email' ? normaliseEmail(body.email) : undefined;
+    const address = kind === 'email' ? canonicalEmail(body.email) : undefined;
+    if (address && !address.ok) return { status: 'GENERAL_ERROR', message: address.message };
+    const email = address?.ok ? address.email : undefined;
     const phoneNumber = kind === 'phone' ? normalisePhone(body.phoneNumber) : undefined;
-    if (!email && !phoneNumber) {
-      return {
-        status: 'GENERAL_ERROR',
-        message: kind === 'email' ? 'Email is invalid' : 'Phone number is invalid',
-      };
-    }
+    if (!email && !phoneNumber) return { status: 'GENERAL_ERROR', message: 'Phone number is invalid' };
     const limited = await checkLimits(auth, reply, [
       { key: `pl:ip:${clientIp(request)}`, max: limits.perIp },
       { key: `pl:contact:${email ?? phoneNumber}`, max: limits.perContact },
@@ -189,6 +195,6 @@ export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void
       return { status: 'OK', exists: !!method && method.tenantIds.includes(tenant.id) };
     });
   }
-  existsRoute('/passwordless/email/exists', 'email', normaliseEmail);
+  existsRoute('/passwordless/email/exists', 'email', emailParam);
   existsRoute('/passwordless/phonenumber/exists', 'phoneNumber', normalisePhone);
 }

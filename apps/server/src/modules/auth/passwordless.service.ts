@@ -34,15 +34,6 @@ export type ConsumeResult =
     }
   | { status: 'RESTART_FLOW_ERROR' };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Trims and lowercases an email; undefined when it is not one. */
-export function normaliseEmail(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const email = value.trim().toLowerCase();
-  return EMAIL.test(email) && email.length <= 254 ? email : undefined;
-}
-
 /** Keeps `+` and digits; undefined unless E.164. */
 export function normalisePhone(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;

@@ -1,9 +1,11 @@
+import { count } from 'drizzle-orm';
 import { generate } from 'selfsigned';
 import { describe, expect, it } from 'vitest';
 import { startFakeSamlIdp, type FakeSamlTweaks } from '../../../test/fakes/saml-idp.ts';
 import { testDb, useTestEnv, type TestEnv } from '../../../test/harness.ts';
 import { startedForSuite } from '../../../test/support/suite-scope.ts';
 import { loadConfig } from '../../config.ts';
+import { users } from '../../db/schema/index.ts';
 import { getUser, signIn, uniqueEmail } from './auth.test-helpers.ts';
 
 const WEB = 'http://web.lumina.test:5173';
@@ -382,6 +384,25 @@ describe(`SAML with a signing key of our own and an IdP trusted for addresses, o
         thirdParty: { id: 'saml', userId: `emp-${email}` },
       }),
     );
+  });
+
+  it("never signs a look-alike of a person's address into their account or a new one", async () => {
+    const email = uniqueEmail('saml-look-alike');
+    await signIn(env, email);
+    const userCount = async () => (await env.container.database.db.select({ n: count() }).from(users))[0]!.n;
+    const before = await userCount();
+    // Invisible characters name another mailbox, which the IdP has not vouched for as this person's.
+    idp.state.nextUser = { nameId: `zw-${email}`, email: `${email.slice(0, 3)}\u200b${email.slice(3)}` };
+    const invisible = await browser().throughIdp();
+    expect((await browser().signInUp(invisible.query!)).json().status).toBe('SIGN_IN_UP_NOT_ALLOWED');
+    // A Cyrillic "ѕ" (U+0455) among Latin letters.
+    idp.state.nextUser = { nameId: `mixed-${email}`, email: email.replace('s', '\u0455') };
+    const mixed = await browser().throughIdp();
+    expect((await browser().signInUp(mixed.query!)).json()).toEqual({
+      status: 'SIGN_IN_UP_NOT_ALLOWED',
+      reason: expect.stringContaining('mixes letters from different alphabets, so it cannot be used here'),
+    });
+    expect(await userCount()).toBe(before);
   });
 
   it('refuses a transient NameID (it would be a new person every time)', async () => {

@@ -16,6 +16,7 @@ describe(`tenant allowed domains (st-t-dmns) on ${testDb}`, () => {
       TENANTS_JSON: JSON.stringify({
         acme: { firstFactors: ['otp-email'], allowedDomains: ['Acme.com', 'acme.co.uk'] },
         open: { firstFactors: ['otp-email'] },
+        rf: { firstFactors: ['otp-email'], allowedDomains: ['XN--E1AFMKFD.xn--p1ai'] },
       }),
     },
   });
@@ -63,6 +64,13 @@ describe(`tenant allowed domains (st-t-dmns) on ${testDb}`, () => {
     }
     // Nothing of the person is shown, not even their own profile.
     expect(JSON.stringify((await getUser(env.app, person.accessToken)).json())).not.toContain(address);
+  });
+
+  it('admits an internationalised domain however the settings and the person spell it', async () => {
+    const person = await signIn(env, at('ПРИМЕР.рф', 'idn'), { tenant: 'rf' });
+    expect(person.frontToken.up['st-t-dmns']).toMatchObject({ v: ['пример.рф'] });
+    expect(person.frontToken.up['lumina-email-domain']).toBe('пример.рф');
+    expect((await getUser(env.app, person.accessToken)).statusCode).toBe(200);
   });
 
   it('matches domains exactly: a subdomain of an allowed domain is refused', async () => {
@@ -165,6 +173,15 @@ describe('allowedDomains settings', () => {
   it('are stored lowercase and trimmed', () => {
     const config = loadConfig({ ...base, TENANTS_JSON: '{"acme":{"allowedDomains":[" ACME.com "]}}' });
     expect(config.auth.tenants.acme?.allowedDomains).toEqual(['acme.com']);
+  });
+
+  it('take an internationalised domain in either spelling, in the form addresses are stored, and refuse a mixed-script one', () => {
+    const config = loadConfig({
+      ...base,
+      TENANTS_JSON: JSON.stringify({ rf: { allowedDomains: ['XN--E1AFMKFD.xn--p1ai', 'пример.com'] } }),
+    });
+    expect(config.auth.tenants.rf?.allowedDomains).toEqual(['пример.рф', 'пример.com']);
+    expect(problem({ acme: { allowedDomains: ['\u0430cme.com'] } })).toMatch(/TENANTS_JSON/);
   });
 
   it('email domains are the part after the last @, lowercase', () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AUTH_BASE_PATH, type AuthModule } from './auth.module.ts';
+import { canonicalEmail, EMAIL_PROBLEMS } from './email-address.ts';
 import { FdiBadRequest, parseBody, tenantOf, tenantRoute } from './fdi.http.ts';
 import { completeSignIn } from './sign-in.ts';
 
@@ -133,11 +134,20 @@ export function thirdPartyRoutes(app: FastifyInstance, auth: AuthModule): void {
     }
     const { profile } = exchanged;
     if (!profile.email) return { status: 'NO_EMAIL_GIVEN_BY_PROVIDER' };
+    const address = canonicalEmail(profile.email);
+    if (!address.ok) {
+      return {
+        status: 'SIGN_IN_UP_NOT_ALLOWED',
+        reason: `The email address ${provider.name} gave us ${EMAIL_PROBLEMS[address.reason]}, so it cannot be used here. Please sign in another way.`,
+      };
+    }
     const signIn = await auth.users.signInUpThirdParty(tenant.id, {
       thirdPartyId: provider.id,
       thirdPartyUserId: profile.userId,
-      email: profile.email,
-      verified: profile.emailVerified,
+      email: address.email,
+      // The provider vouched for the mailbox it named; once invisible or compatibility characters are
+      // folded out of the local part, that is another mailbox, which it has not vouched for.
+      verified: profile.emailVerified && !address.localPartChanged,
     });
     if ('status' in signIn) {
       return {

@@ -3,8 +3,16 @@ import { z } from 'zod';
 import type { AuthModule } from './auth.module.ts';
 import { AUTH_BASE_PATH } from './auth.module.ts';
 import { MFA_CLAIM } from './claims.ts';
-import { clientIp, FdiBadRequest, parseBody, sessionOf, tenantOf, tenantRoute } from './fdi.http.ts';
-import { normaliseEmail } from './passwordless.service.ts';
+import { canonicalEmail } from './email-address.ts';
+import {
+  clientIp,
+  emailParam,
+  FdiBadRequest,
+  parseBody,
+  sessionOf,
+  tenantOf,
+  tenantRoute,
+} from './fdi.http.ts';
 import { invalidClaim } from './session.errors.ts';
 import type { Session } from './session.service.ts';
 import { assertMaySetUp, checkLimits, completeFactorInSession, completeSignIn, mfaState } from './sign-in.ts';
@@ -76,10 +84,16 @@ export function webauthnRoutes(app: FastifyInstance, auth: AuthModule): void {
     }
     if (body.email === undefined)
       throw new FdiBadRequest('Please provide the email or the recoverAccountToken');
-    const email = normaliseEmail(body.email);
+    const address = canonicalEmail(body.email);
+    const email = address.ok ? address.email : undefined;
     // A signed-in person adding a passkey: it joins them whatever address the page sent.
     const current = await sessionOf(auth, request, { required: false });
-    if (!email && !current) return { status: 'INVALID_EMAIL_ERROR', err: 'Email is invalid' };
+    if (!address.ok && !current) {
+      // The passkey card shows a GENERAL_ERROR's message; INVALID_EMAIL_ERROR only as "something went wrong".
+      return address.reason === 'invalid'
+        ? { status: 'INVALID_EMAIL_ERROR', err: address.message }
+        : { status: 'GENERAL_ERROR', message: address.message };
+    }
     const result = await auth.webauthn.registerOptions(tenant.id, {
       email,
       ...(current ? { forSession: { userId: current.session.userId, handle: current.session.handle } } : {}),
@@ -170,7 +184,7 @@ export function webauthnRoutes(app: FastifyInstance, auth: AuthModule): void {
 
   tenantRoute(app, 'GET', '/webauthn/email/exists', async (request, reply) => {
     const tenant = tenantOf(auth, request);
-    const email = normaliseEmail((request.query as Record<string, unknown>).email);
+    const email = emailParam((request.query as Record<string, unknown>).email);
     if (!email) throw new FdiBadRequest('Please provide the email as a GET param');
     const limited = await checkLimits(auth, reply, [
       { key: `exists:ip:${clientIp(request)}`, max: limits.perIp },
@@ -183,8 +197,9 @@ export function webauthnRoutes(app: FastifyInstance, auth: AuthModule): void {
   tenantRoute(app, 'POST', '/user/webauthn/reset/token', async (request, reply) => {
     const tenant = tenantOf(auth, request);
     const body = parseBody(RecoverTokenBody, request.body);
-    const email = normaliseEmail(body.email);
-    if (!email) return { status: 'GENERAL_ERROR', message: 'Email is invalid' };
+    const address = canonicalEmail(body.email);
+    if (!address.ok) return { status: 'GENERAL_ERROR', message: address.message };
+    const email = address.email;
     const limited = await checkLimits(auth, reply, [
       { key: `wa:recover-ip:${clientIp(request)}`, max: limits.perIp },
       { key: `wa:recover:${email}`, max: limits.perContact },
