@@ -230,7 +230,8 @@ export class TrainingSetsService {
     if (upload.zip) {
       return photosInZip(upload.zip.path, {
         maxEntries: TRAINING_ZIP_MAX_ENTRIES,
-        maxUnpackedBytes: TRAINING_ZIP_MAX_UNPACKED_BYTES,
+        // What a full set of the largest photos needs, as for the zip itself.
+        maxUnpackedBytes: this.maxZipBytes,
         maxEntryBytes: this.maxBytes,
       });
     }

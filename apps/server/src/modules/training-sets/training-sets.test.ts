@@ -496,6 +496,19 @@ describe(`training photos over the size limit on ${testDb}`, () => {
     expect(zipped.statusCode).toBe(201);
     expect((zipped.json() as TrainingUploadResult).refused).toEqual(reason);
   });
+
+  it('refuses a zip that unpacks to more than a full set of the largest photos needs (30 × 100 KB)', async () => {
+    const zip = buildZip([
+      ...(await photos(range(420, 5))).map((p) => ({ name: p.filename, data: p.data as Buffer })),
+      { name: 'zeros.jpg', data: Buffer.alloc(0), raw: zerosDeflated(3) },
+    ]);
+    const res = await upload(env, erin, [{ filename: 'big.zip', data: zip }]);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().detail).toMatch(
+      new RegExp(`^This zip unpacks to more than ${formatBytes(30 * 100 * 1024)}; nothing in it was used`),
+    );
+    expect(trainingFiles(env, erin.userId)).toHaveLength(20); // the first test's two sets only
+  });
 });
 
 describe(`training photos and the upload quota on ${testDb}`, () => {
