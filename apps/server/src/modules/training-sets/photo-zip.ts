@@ -124,6 +124,20 @@ async function inflate(
   return Buffer.concat(chunks);
 }
 
+/**
+ * Photos are compressed already (JPEG, HEIC, WebP, PNG…), so zipping them saves a few percent; even an
+ * uncompressed TIFF of a real photo deflates by a few times. An entry declaring more than this many
+ * times its zipped size is not a photo, whatever its first bytes say: 5 MB of zeros behind a PNG
+ * signature zips to ~5 KB (1000:1), and inflating 100 of them cost as much as the zeros without one.
+ * Below ENTRY_RATIO_FROM bytes the ratio is not looked at: inflating such an entry costs little.
+ */
+const MAX_ENTRY_RATIO = 100;
+const ENTRY_RATIO_FROM = 64 * 1024;
+
+const implausiblyPacked = (entry: Entry) =>
+  entry.uncompressedSize > ENTRY_RATIO_FROM &&
+  entry.uncompressedSize > MAX_ENTRY_RATIO * entry.compressedSize;
+
 /** Compressed bytes of an entry looked at for its first inflated bytes: far more than any header needs. */
 const HEAD_COMPRESSED_BYTES = 8 * 1024;
 
@@ -200,8 +214,11 @@ export async function* photosInZip(path: string, limits: ZipLimits): AsyncGenera
       let image = true;
       let bytes: Buffer | undefined;
       try {
-        // Not an image by its first bytes: refused by name as the photo check would, never inflated.
-        image = entry.uncompressedSize === 0 || sniffImageType(await headOf(zip, entry, spend)) !== undefined;
+        // Not an image by how it packs or by its first bytes: refused by name as the photo check
+        // would, never inflated.
+        image =
+          entry.uncompressedSize === 0 ||
+          (!implausiblyPacked(entry) && sniffImageType(await headOf(zip, entry, spend)) !== undefined);
         if (image) bytes = await inflate(await zip.openReadStreamPromise(entry), limits.maxEntryBytes, spend);
       } catch (err) {
         throw err instanceof AppError ? err : unreadable(err);

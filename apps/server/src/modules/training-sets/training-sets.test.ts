@@ -214,6 +214,27 @@ describe(`training sets on ${testDb}`, () => {
     expect(trainingFiles(env, bob.userId)).toEqual([]);
   });
 
+  it('refuses a zip of 100 entries of a PNG signature and 5 MB of zeros without inflating them', async () => {
+    const bob = await someone();
+    // The signature passes the first-bytes check; how far each entry packs (~1000:1) gives it away.
+    const pngStart = deflateRawSync(Buffer.from('89504e470d0a1a0a', 'hex'), {
+      finishFlush: constants.Z_FULL_FLUSH,
+    });
+    const zeros = zerosDeflated(5);
+    const raw = { ...zeros, compressed: Buffer.concat([pngStart, zeros.compressed]), size: zeros.size + 8 };
+    const zip = buildZip(range(1, 100).map((i) => ({ name: `zeros-${i}.png`, data: Buffer.alloc(0), raw })));
+    const inflatedBefore = zipInflatedBytes();
+    const res = await upload(env, bob, [{ filename: 'zeros.zip', data: zip }]);
+    const inflated = zipInflatedBytes() - inflatedBefore;
+
+    expect(inflated).toBeLessThan(100 * 4 * 1024);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(
+      /^Only 0 of the 100 files sent are usable photos, and a training set needs at least 5\. Not used: zeros-1\.png \(This file is not an image we can read/,
+    );
+    expect(trainingFiles(env, bob.userId)).toEqual([]);
+  });
+
   it.each([['../../escape.jpg'], ['/etc/escape.jpg'], ['photos/../../escape.jpg'], ['..\\..\\escape.jpg']])(
     'refuses a zip with the path %s as a whole',
     async (name) => {
