@@ -318,6 +318,11 @@ export const EnvSchema = z
     /** Uploads that may wait for a decode slot; beyond this one is refused with 503 and Retry-After. */
     IMAGE_DECODE_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
     /**
+     * Of those, how many one person may have waiting; beyond it their upload is refused with 429 and
+     * Retry-After, so one account cannot fill the queue and turn everyone else away.
+     */
+    IMAGE_DECODE_QUEUE_PER_PERSON: z.coerce.number().int().min(1).max(1000).default(2),
+    /**
      * Whether edit_image may fetch an image_url on a private or loopback address. Off in production so
      * the server cannot be used to reach internal services; tests and local setups turn it on.
      */
@@ -626,6 +631,8 @@ export interface Config {
     /** Images decoded at once, and how many more may wait (adapters/media/decode-slots.ts). */
     decodeConcurrency: number;
     decodeQueue: number;
+    /** How many of the waiting ones may be one person's. */
+    decodeQueuePerPerson: number;
     /** Whether a fetched image_url may resolve to a private or loopback address. */
     allowPrivateUrls: boolean;
   };
@@ -1374,6 +1381,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       heicMaxPixels: Math.min(env.UPLOAD_HEIC_MAX_PIXELS, env.UPLOAD_MAX_PIXELS),
       decodeConcurrency: env.IMAGE_DECODE_CONCURRENCY,
       decodeQueue: env.IMAGE_DECODE_QUEUE,
+      decodeQueuePerPerson: env.IMAGE_DECODE_QUEUE_PER_PERSON,
       allowPrivateUrls: env.IMAGE_URL_ALLOW_PRIVATE,
     },
     ffmpegPath: env.FFMPEG_PATH,

@@ -308,7 +308,11 @@ export async function createContainer(
     gallery,
     counter: jobs.counter,
   };
-  configureDecodeSlots({ concurrency: config.uploads.decodeConcurrency, queue: config.uploads.decodeQueue });
+  configureDecodeSlots({
+    concurrency: config.uploads.decodeConcurrency,
+    queue: config.uploads.decodeQueue,
+    queuePerPerson: config.uploads.decodeQueuePerPerson,
+  });
   const uploads = new UploadsService({
     db: database.db,
     storage,

@@ -37,8 +37,12 @@ export interface PhotoSignals {
   thumbnail: Buffer;
 }
 
-/** The hash, hints and thumbnail of a normalised (upright) photo, in a decode slot like every other decode. */
-export function photoSignals(bytes: Buffer): Promise<PhotoSignals> {
+/**
+ * The hash, hints and thumbnail of a normalised (upright) photo, in a decode slot like every other
+ * decode, taking turns with other people's; it always waits, as the photo was already let in.
+ */
+export function photoSignals(bytes: Buffer, owner: string): Promise<PhotoSignals> {
+  const turn = { owner, wait: 'always' } as const;
   return withDecodeSlot(async () => {
     const small = await sharp(bytes)
       .resize(ANALYSIS_SIDE, ANALYSIS_SIDE, { fit: 'inside', withoutEnlargement: true })
@@ -61,7 +65,7 @@ export function photoSignals(bytes: Buffer): Promise<PhotoSignals> {
     if (laplacianVariance(grey, info.width, info.height) < BLURRY_BELOW) hints.push(BLURRY_HINT);
     if (centreDeviation(grey, info.width, info.height) < FLAT_CENTRE_BELOW) hints.push(NO_SUBJECT_HINT);
     return { phash: perceptualHash(firstChannel(hashInput, 1)), hints, thumbnail };
-  }, 'always');
+  }, turn);
 }
 
 function firstChannel(data: Buffer, channels: number): Uint8Array {

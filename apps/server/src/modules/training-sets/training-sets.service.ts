@@ -230,7 +230,8 @@ export class TrainingSetsService {
     if (upload.zip) {
       return photosInZip(upload.zip.path, {
         maxEntries: TRAINING_ZIP_MAX_ENTRIES,
-        maxUnpackedBytes: TRAINING_ZIP_MAX_UNPACKED_BYTES,
+        // What a full set of the largest photos needs, as for the zip itself.
+        maxUnpackedBytes: this.maxZipBytes,
         maxEntryBytes: this.maxBytes,
       });
     }
@@ -264,7 +265,7 @@ export class TrainingSetsService {
         refused.push({ filename, reason: item.refused });
         continue;
       }
-      const result = await this.checkPhoto(filename, item.bytes, [...known, ...accepted]);
+      const result = await this.checkPhoto(userId, filename, item.bytes, [...known, ...accepted]);
       if ('reason' in result) {
         refused.push({ filename, reason: result.reason });
         continue;
@@ -277,6 +278,7 @@ export class TrainingSetsService {
   }
 
   private async checkPhoto(
+    userId: string,
     filename: string,
     bytes: Buffer,
     others: Array<{ filename: string; phash: string }>,
@@ -284,9 +286,13 @@ export class TrainingSetsService {
     if (bytes.length === 0) return { reason: 'Empty file: choose it again.' };
     let image;
     try {
-      image = await normaliseUpload(bytes, { maxPixels: this.maxPixels, heicMaxPixels: this.heicMaxPixels });
+      image = await normaliseUpload(bytes, {
+        owner: userId,
+        maxPixels: this.maxPixels,
+        heicMaxPixels: this.heicMaxPixels,
+      });
     } catch (err) {
-      // A busy server is not the photo's fault: the whole upload is answered 503 to try again.
+      // A busy server is not the photo's fault: the whole upload is answered 503 (or 429) to try again.
       if (err instanceof AppError && err.code === 'VALIDATION_FAILED') return { reason: err.userMessage };
       throw err;
     }
@@ -298,7 +304,7 @@ export class TrainingSetsService {
     }
     let signals;
     try {
-      signals = await photoSignals(image.bytes);
+      signals = await photoSignals(image.bytes, userId);
     } catch {
       return { reason: DAMAGED };
     }

@@ -1,4 +1,5 @@
 import { buffer } from 'node:stream/consumers';
+import { constants, deflateRawSync } from 'node:zlib';
 import { TRAINING_MAX_PHOTOS, type TrainingSetView, type TrainingUploadResult } from '@lumina/contracts';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -10,6 +11,7 @@ import { formatBytes } from '../uploads/multipart.ts';
 import { NOT_AN_IMAGE } from '../uploads/normalise.ts';
 import { filesOf, sidewaysJpegWithGps } from '../uploads/uploads.test-helpers.ts';
 import { BLURRY_HINT, NO_SUBJECT_HINT } from './photo-checks.ts';
+import { zipInflatedBytes } from './photo-zip.ts';
 import { loadTrainingPhotos } from './training-photos.ts';
 import {
   buildZip,
@@ -167,14 +169,69 @@ describe(`training sets on ${testDb}`, () => {
 
   it('refuses a zip whose entry inflates past the size it declares, keeping nothing', async () => {
     const bob = await someone();
+    // It starts like a JPEG, so it is inflated (what is not an image by its first bytes never is).
     const bomb = zerosDeflated(64);
+    const jpegStart = deflateRawSync(Buffer.from([0xff, 0xd8, 0xff, 0xe0]), {
+      finishFlush: constants.Z_FULL_FLUSH,
+    });
     const zip = buildZip([
       ...(await photos(range(50, 5))).map((p) => ({ name: p.filename, data: p.data as Buffer })),
-      { name: 'small.jpg', data: Buffer.alloc(0), raw: { ...bomb, size: 1000 } },
+      {
+        name: 'small.jpg',
+        data: Buffer.alloc(0),
+        raw: { ...bomb, compressed: Buffer.concat([jpegStart, bomb.compressed]), size: 1000 },
+      },
     ]);
     const res = await upload(env, bob, [{ filename: 'liar.zip', data: zip }]);
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toMatch(/sizes other than the ones it declares/);
+    expect(trainingFiles(env, bob.userId)).toEqual([]);
+  });
+
+  it('refuses a zip of 100 entries of 5 MB of zeros from their first bytes, inflating a few KB of each', async () => {
+    const bob = await someone();
+    const zeros = zerosDeflated(5);
+    const zip = buildZip(
+      range(1, 100).map((i) => ({ name: `zeros-${i}.jpg`, data: Buffer.alloc(0), raw: zeros })),
+    );
+    expect(zip.length).toBeLessThan(600 * 1024); // ~0.5 MB sent, 500 MB if inflated
+    const inflatedBefore = zipInflatedBytes();
+    const res = await upload(env, bob, [{ filename: 'zeros.zip', data: zip }]);
+    const inflated = zipInflatedBytes() - inflatedBefore;
+
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toBe(
+      `Only 0 of the 100 files sent are usable photos, and a training set needs at least 5. Not used: ${range(
+        1,
+        8,
+      )
+        .map((i) => `zeros-${i}.jpg (${NOT_AN_IMAGE.replace(/\.$/, '')})`)
+        .join('; ')}; and 92 more.`,
+    );
+    // Each entry's first bytes only: ~1 KB of zeros per entry looked at, never its 5 MB.
+    expect(inflated).toBeLessThan(100 * 4 * 1024);
+    expect(await setRows(env, bob.userId)).toEqual([]);
+    expect(trainingFiles(env, bob.userId)).toEqual([]);
+  });
+
+  it('refuses a zip of 100 entries of a PNG signature and 5 MB of zeros without inflating them', async () => {
+    const bob = await someone();
+    // The signature passes the first-bytes check; how far each entry packs (~1000:1) gives it away.
+    const pngStart = deflateRawSync(Buffer.from('89504e470d0a1a0a', 'hex'), {
+      finishFlush: constants.Z_FULL_FLUSH,
+    });
+    const zeros = zerosDeflated(5);
+    const raw = { ...zeros, compressed: Buffer.concat([pngStart, zeros.compressed]), size: zeros.size + 8 };
+    const zip = buildZip(range(1, 100).map((i) => ({ name: `zeros-${i}.png`, data: Buffer.alloc(0), raw })));
+    const inflatedBefore = zipInflatedBytes();
+    const res = await upload(env, bob, [{ filename: 'zeros.zip', data: zip }]);
+    const inflated = zipInflatedBytes() - inflatedBefore;
+
+    expect(inflated).toBeLessThan(100 * 4 * 1024);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(
+      /^Only 0 of the 100 files sent are usable photos, and a training set needs at least 5\. Not used: zeros-1\.png \(This file is not an image we can read/,
+    );
     expect(trainingFiles(env, bob.userId)).toEqual([]);
   });
 
@@ -459,6 +516,19 @@ describe(`training photos over the size limit on ${testDb}`, () => {
     const zipped = await upload(env, erin, [{ filename: 'set.zip', data: zip }]);
     expect(zipped.statusCode).toBe(201);
     expect((zipped.json() as TrainingUploadResult).refused).toEqual(reason);
+  });
+
+  it('refuses a zip that unpacks to more than a full set of the largest photos needs (30 × 100 KB)', async () => {
+    const zip = buildZip([
+      ...(await photos(range(420, 5))).map((p) => ({ name: p.filename, data: p.data as Buffer })),
+      { name: 'zeros.jpg', data: Buffer.alloc(0), raw: zerosDeflated(3) },
+    ]);
+    const res = await upload(env, erin, [{ filename: 'big.zip', data: zip }]);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().detail).toMatch(
+      new RegExp(`^This zip unpacks to more than ${formatBytes(30 * 100 * 1024)}; nothing in it was used`),
+    );
+    expect(trainingFiles(env, erin.userId)).toHaveLength(20); // the first test's two sets only
   });
 });
 

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestEnv, testDb, type TestEnv } from '../../../test/harness.ts';
 import { signedInClient, type Client } from '../../../test/support/api.ts';
 import { flatHeic, flatHevcFrame, heifFromHevc } from '../../../test/support/heif-file.ts';
-import { BUSY_MESSAGE, decodeSlotUsage, withDecodeSlot } from '../../adapters/media/decode-slots.ts';
+import {
+  BUSY_MESSAGE,
+  decodeSlotUsage,
+  withDecodeSlot,
+  YOUR_IMAGES_BUSY_MESSAGE,
+} from '../../adapters/media/decode-slots.ts';
 import { heicPhoto, multipartForm, transparentPng } from './uploads.test-helpers.ts';
 
 /**
@@ -92,7 +97,9 @@ describe(`decode slots on ${testDb}`, () => {
     // would): two uploads racing each other would not show this on a busy machine, where the first
     // can finish before the second arrives.
     let release = () => {};
-    const busy = withDecodeSlot(() => new Promise<void>((resolve) => (release = resolve)), 'always');
+    const busy = withDecodeSlot(() => new Promise<void>((resolve) => (release = resolve)), {
+      wait: 'always',
+    });
     await vi.waitFor(() => expect(decodeSlotUsage().active).toBe(1));
     const refused = await upload(env, bob, png, 'two.png');
     release();
@@ -104,5 +111,111 @@ describe(`decode slots on ${testDb}`, () => {
 
     // Once the slot is free again, the next upload goes through.
     expect((await upload(env, bob, png, 'three.png')).statusCode).toBe(201);
+  });
+});
+
+describe(`fair turns at the decode slots on ${testDb}`, () => {
+  let env: TestEnv;
+  let flooder: Client;
+  let other: Client;
+  let heic: Buffer;
+  beforeAll(async () => {
+    // One decode at a time, four may wait, two of them one person's; HEIC capped at 1.2 megapixels so
+    // the flood below is HEICs at the cap, as in the attack (50 MP there), at a size a test can afford.
+    env = await startTestEnv({
+      workers: false,
+      env: {
+        IMAGE_DECODE_CONCURRENCY: '1',
+        IMAGE_DECODE_QUEUE: '4',
+        IMAGE_DECODE_QUEUE_PER_PERSON: '2',
+        UPLOAD_HEIC_MAX_PIXELS: '1200000',
+        // The decode queue is what is under test, not the per-person write limit.
+        RATE_LIMIT_WRITE_PER_MINUTE: '100000',
+        RATE_LIMIT_IP_WRITE_PER_MINUTE: '100000',
+      },
+    });
+    [flooder, other, heic] = await Promise.all([
+      signedInClient(env, 'flooder'),
+      signedInClient(env, 'other'),
+      flatHeic(1200, 1000),
+    ]);
+  });
+  afterAll(() => env?.close());
+
+  it("one account flooding the decode queue with HEICs cannot crowd out another's small uploads", async () => {
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#993366' } })
+      .png()
+      .toBuffer();
+    type Answer = Awaited<ReturnType<typeof upload>>;
+    const flood: Answer[] = [];
+    let inFlight = 0;
+    const send = () => {
+      inFlight++;
+      return upload(env, flooder, heic, 'flood.heic').then((res) => {
+        inFlight--;
+        flood.push(res);
+        return res;
+      });
+    };
+
+    // The only slot is held by one of the flooder's decodes until the test lets it end, so the queue
+    // is as the flood leaves it whatever the machine's speed. Eight more HEICs arrive meanwhile.
+    let release = () => {};
+    const held = withDecodeSlot(() => new Promise<void>((resolve) => (release = resolve)), {
+      owner: flooder.userId,
+      wait: 'always',
+    });
+    await vi.waitFor(() => expect(decodeSlotUsage().active).toBe(1));
+    const burst = Array.from({ length: 8 }, send);
+    // Generous: eight uploads' forms are read first, on a machine that may be busy.
+    const settle = { timeout: 20_000, interval: 20 };
+    await vi.waitFor(() => expect(flood.length + decodeSlotUsage().waiting).toBe(8), settle);
+    const waitingFromFlood = decodeSlotUsage().waiting;
+
+    // The other person's first upload arrives while the flood fills the queue: it waits its turn.
+    const mine: Answer[] = [];
+    const first = upload(env, other, png, 'mine-0.png').then((res) => void mine.push(res));
+    await vi.waitFor(
+      () => expect(mine.length + decodeSlotUsage().waiting).toBe(waitingFromFlood + 1),
+      settle,
+    );
+
+    // From here the flooder keeps up to six uploads in flight (more than the whole queue holds), one
+    // more every 25 ms at most, until the other person is done; meanwhile the other person uploads
+    // four more, one after another as a person does.
+    let done = false;
+    const later: Array<Promise<Answer>> = [];
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const flooding = (async () => {
+      while (!done) {
+        if (inFlight < 6) later.push(send());
+        await pause(25);
+      }
+    })();
+    release();
+    await held;
+    await first;
+    for (let i = 1; i < 5; i++) mine.push(await upload(env, other, png, `mine-${i}.png`));
+    done = true;
+    await flooding;
+    const burstAnswers = await Promise.all(burst);
+    await Promise.all(later);
+
+    // Every one of the other person's uploads went through: 5 of 5.
+    expect(mine.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    expect(filesOf(env, other.userId)).toHaveLength(10); // five originals and their thumbnails
+
+    // The flooder's excess was refused as theirs (429, Retry-After), never as a busy server, and the
+    // first burst shows their share: two of the eight waited, six were turned away at once.
+    const refused = flood.filter((r) => r.statusCode !== 201);
+    expect(burstAnswers.filter((r) => r.statusCode === 429)).toHaveLength(6);
+    expect(refused.length).toBeGreaterThanOrEqual(6);
+    for (const res of refused) {
+      expect(res.statusCode).toBe(429);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json()).toMatchObject({ code: 'RATE_LIMITED', detail: `file: ${YOUR_IMAGES_BUSY_MESSAGE}` });
+    }
+    expect(flood.filter((r) => r.statusCode === 201).length).toBeGreaterThanOrEqual(2);
+    expect(decodeSlotUsage()).toEqual({ active: 0, waiting: 0 });
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
 import { stripJpegMetadata } from './jpeg-markers.ts';
 import { DAMAGED, normaliseUpload, NOT_AN_IMAGE, previewJpeg } from './normalise.ts';
-import { sniffImageType } from './sniff.ts';
+import { sniffImageType, sniffLength } from './sniff.ts';
 import {
   BLUE,
   heicPhoto,
@@ -70,6 +70,20 @@ describe('sniffImageType', () => {
     expect(sniffImageType(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeUndefined();
     expect(sniffImageType(Buffer.from('%PDF-1.7\n'))).toBeUndefined();
     expect(sniffImageType(Buffer.alloc(0))).toBeUndefined();
+  });
+
+  it('needs 16 first bytes to decide, or the whole ftyp box, and decides the same from just those', async () => {
+    for (const format of ['jpeg', 'png', 'webp', 'gif', 'tiff'] as const) {
+      const bytes = await photo(format, 16, 16);
+      expect(sniffLength(bytes)).toBe(16);
+      expect(sniffImageType(bytes.subarray(0, 16))).toBe(format);
+    }
+    for (const bytes of [heicPhoto(), await photo('avif', 16, 16)]) {
+      const needed = sniffLength(bytes);
+      expect(needed).toBe(bytes.readUInt32BE(0));
+      expect(sniffImageType(bytes.subarray(0, needed))).toBe(sniffImageType(bytes));
+    }
+    expect(sniffLength(Buffer.from('just some text, not an image'))).toBe(16);
   });
 });
 

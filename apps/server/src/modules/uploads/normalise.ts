@@ -36,7 +36,12 @@ export interface PixelLimits {
   heicMaxPixels?: number;
 }
 
-export interface NormaliseOptions extends PixelLimits {
+/** Whose image it is: the decode slots take turns between people (adapters/media/decode-slots.ts). */
+export interface DecodeOwner {
+  owner?: string;
+}
+
+export interface NormaliseOptions extends PixelLimits, DecodeOwner {
   /**
    * Upright sRGB/greyscale JPEGs keep their compressed data and only lose their metadata segments
    * (jpeg-markers.ts) instead of being decoded and re-encoded: no generation loss, and for a
@@ -207,11 +212,14 @@ async function passThroughJpeg(bytes: Buffer, source: Source) {
   return { bytes: stripped, width: source.width, height: source.height };
 }
 
-/** A decode slot for a request: a full queue answers 503 with Retry-After rather than waiting. */
-function withUploadDecodeSlot<T>(decode: () => Promise<T>): Promise<T> {
-  return withDecodeSlot(decode).catch((error: unknown) => {
+/**
+ * A decode slot for a request, rather than waiting long: 429 with Retry-After when this person already
+ * has their share of the queue waiting, 503 with Retry-After when the whole queue is full.
+ */
+function withUploadDecodeSlot<T>(owner: string | undefined, decode: () => Promise<T>): Promise<T> {
+  return withDecodeSlot(decode, { owner }).catch((error: unknown) => {
     if (error instanceof DecodeSlotsBusyError) {
-      throw new AppError('SERVICE_UNAVAILABLE', error.message, {
+      throw new AppError(error.mine ? 'RATE_LIMITED' : 'SERVICE_UNAVAILABLE', error.message, {
         retryAfterSeconds: error.retryAfterSeconds,
       });
     }
@@ -222,10 +230,11 @@ function withUploadDecodeSlot<T>(decode: () => Promise<T>): Promise<T> {
 /**
  * Checks and normalises an upload. Throws AppError('VALIDATION_FAILED') with a sentence for a person:
  * not an image we accept, damaged or cut short, or over its format's pixel limit; or
- * AppError('SERVICE_UNAVAILABLE') when too many images are already waiting to be decoded.
+ * AppError('SERVICE_UNAVAILABLE') when too many images are already waiting to be decoded, or
+ * AppError('RATE_LIMITED') when too many of them are this owner's.
  */
 export function normaliseUpload(bytes: Buffer, options: NormaliseOptions): Promise<NormalisedImage> {
-  return withUploadDecodeSlot(() => normalise(bytes, options));
+  return withUploadDecodeSlot(options.owner, () => normalise(bytes, options));
 }
 
 async function normalise(bytes: Buffer, options: NormaliseOptions): Promise<NormalisedImage> {
@@ -263,9 +272,12 @@ async function normalise(bytes: Buffer, options: NormaliseOptions): Promise<Norm
  * A JPEG preview of any accepted upload (HEIC, TIFF, AVIF, a huge PNG…) that a browser can show:
  * upright, fitted inside maxSide × maxSide, transparency on white. Same checks as normaliseUpload.
  */
-export function previewJpeg(bytes: Buffer, options: PixelLimits & { maxSide?: number }): Promise<Buffer> {
+export function previewJpeg(
+  bytes: Buffer,
+  options: PixelLimits & DecodeOwner & { maxSide?: number },
+): Promise<Buffer> {
   const side = options.maxSide ?? PREVIEW_MAX_SIDE;
-  return withUploadDecodeSlot(async () => {
+  return withUploadDecodeSlot(options.owner, async () => {
     const source = await open(bytes, options);
     return decoding(source, () =>
       source

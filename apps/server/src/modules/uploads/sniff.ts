@@ -13,6 +13,10 @@ const GENERIC_BRANDS = new Set(['mif1', 'msf1', 'miaf']);
 
 const ascii = (bytes: Buffer, start: number, end: number) => bytes.toString('latin1', start, end);
 
+/** The longest fixed signature below (a minimal ftyp box); an ftyp box may need more, up to MAX_FTYP_BYTES. */
+const MIN_SNIFF_BYTES = 16;
+const MAX_FTYP_BYTES = 4096;
+
 function startsWith(bytes: Buffer, ...signature: number[]): boolean {
   if (bytes.length < signature.length) return false;
   return signature.every((b, i) => bytes[i] === b);
@@ -22,7 +26,7 @@ function startsWith(bytes: Buffer, ...signature: number[]): boolean {
 function sniffFtyp(bytes: Buffer): SniffedType | undefined {
   if (bytes.length < 16 || ascii(bytes, 4, 8) !== 'ftyp') return undefined;
   const boxSize = bytes.readUInt32BE(0);
-  if (boxSize < 16 || boxSize > 4096) return undefined;
+  if (boxSize < MIN_SNIFF_BYTES || boxSize > MAX_FTYP_BYTES) return undefined;
   const major = ascii(bytes, 8, 12);
   const compatible: string[] = [];
   for (let at = 16; at + 4 <= Math.min(boxSize, bytes.length); at += 4)
@@ -47,4 +51,16 @@ export function sniffImageType(bytes: Buffer): SniffedType | undefined {
   if (startsWith(bytes, 0x49, 0x49, 0x2a, 0x00) || startsWith(bytes, 0x4d, 0x4d, 0x00, 0x2a)) return 'tiff';
   if (startsWith(bytes, 0x49, 0x49, 0x2b, 0x00) || startsWith(bytes, 0x4d, 0x4d, 0x00, 0x2b)) return 'tiff';
   return sniffFtyp(bytes);
+}
+
+/**
+ * How many first bytes sniffImageType needs to decide, given the first ones: 16, or the whole ftyp
+ * box of a HEIF/AVIF file (its compatible brands), so a caller can read no more of a file than that.
+ */
+export function sniffLength(head: Buffer): number {
+  if (head.length >= 8 && ascii(head, 4, 8) === 'ftyp') {
+    const boxSize = head.readUInt32BE(0);
+    if (boxSize > MIN_SNIFF_BYTES && boxSize <= MAX_FTYP_BYTES) return boxSize;
+  }
+  return MIN_SNIFF_BYTES;
 }

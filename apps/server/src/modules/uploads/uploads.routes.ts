@@ -48,6 +48,7 @@ export function uploadsRoutes(app: FastifyInstance, deps: UploadRouteDeps): void
       let jpeg: Buffer;
       try {
         jpeg = await previewJpeg(file.bytes, {
+          owner: request.user.id,
           maxPixels: deps.maxPixels,
           heicMaxPixels: deps.heicMaxPixels,
         });

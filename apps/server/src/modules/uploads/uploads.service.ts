@@ -83,6 +83,7 @@ export class UploadsService {
     let thumbnail: Buffer;
     try {
       image = await normaliseUpload(file.bytes, {
+        owner: userId,
         maxPixels: this.maxPixels,
         heicMaxPixels: this.heicMaxPixels,
         jpegPassthrough: this.jpegPassthrough,

@@ -93,7 +93,9 @@ export async function decodeInput(
     // Takes a decode slot like uploads do (adapters/media/decode-slots.ts), waiting however long it
     // takes: a job's input is already stored, and jobs are bounded by the worker's own concurrency.
     const output = pipeline.toColourspace('srgb').raw();
-    const { data, info } = await withDecodeSlot(() => output.toBuffer({ resolveWithObject: true }), 'always');
+    const { data, info } = await withDecodeSlot(() => output.toBuffer({ resolveWithObject: true }), {
+      wait: 'always',
+    });
     return { data, width: info.width, height: info.height, channels: info.channels };
   } catch (cause) {
     throw new ProviderError(
