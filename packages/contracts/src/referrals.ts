@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
-import { text } from './text.ts';
+import { dateTimeInput, text } from './text.ts';
 
 /**
  * The referral programme (SPEC.md §2-5, §7-8; issue 14): a person shares a link with their code
@@ -13,9 +13,6 @@ export const REFERRAL_CODE = /^[A-Za-z0-9-]{4,32}$/;
 
 /** Exactly what the server answers when the person is already bound (SPEC.md §8: the client clears silently). */
 export const ALREADY_REFERRED = 'User already has a referral';
-
-/** An ISO 8601 date and time with a zone (`Z` or `±hh:mm`), as z.iso.datetime({ offset: true }) accepts. */
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 const Code = text().trim().regex(REFERRAL_CODE, 'A referral code is 4 to 32 letters, digits or dashes');
 
@@ -94,10 +91,9 @@ export const createReferralCodeContract = defineContract({
   tags: ['referrals'],
   body: z.object({
     code: Code.optional().or(z.literal('')).describe('Generated when empty'),
-    // A text field like every input string (the text rule), shaped as an ISO 8601 date and time.
-    expires_at: text()
-      .regex(ISO_DATETIME, 'expires_at is a date and time (ISO 8601), e.g. 2027-01-31T12:00:00Z')
-      .refine((v) => !Number.isNaN(Date.parse(v)), 'expires_at is not a real date')
+    expires_at: dateTimeInput(
+      'expires_at is a date and time that exists (ISO 8601 with a zone), e.g. 2027-01-31T12:00:00Z.',
+    )
       .optional()
       .nullable(),
   }),
