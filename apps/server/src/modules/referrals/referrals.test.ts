@@ -586,6 +586,7 @@ describe('referrals: codes, tracking, validation, stats', () => {
         completed: false,
         completed_at: null,
         welcome_credits: 0,
+        settles_at: null,
       };
       // Bound, but through another code.
       expect((await people[0]!.call('GET', `/api/referrals/complete/${second}`)).json()).toEqual(notThrough);
