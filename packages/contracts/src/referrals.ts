@@ -185,7 +185,10 @@ export const referralCompletionContract = defineContract({
       completed: z.boolean(),
       completed_at: z.iso.datetime().nullable(),
       welcome_credits: z.int().describe('Credits the caller got or has pending (0 until completed)'),
-      settles_at: z.iso.datetime().nullable().describe('While settling: when the welcome credits become spendable'),
+      settles_at: z.iso
+        .datetime()
+        .nullable()
+        .describe('While settling: when the welcome credits become spendable'),
     })
     .meta({ id: 'ReferralCompletion' }),
 });

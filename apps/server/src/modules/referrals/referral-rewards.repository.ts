@@ -189,7 +189,9 @@ export async function latestPaymentIntents(db: DbOrTx, userId: string, limit: nu
   const rows = await db
     .select({ intent: payments.stripePaymentIntent })
     .from(payments)
-    .where(and(eq(payments.userId, userId), isNotNull(payments.paidAt), isNotNull(payments.stripePaymentIntent)))
+    .where(
+      and(eq(payments.userId, userId), isNotNull(payments.paidAt), isNotNull(payments.stripePaymentIntent)),
+    )
     .orderBy(desc(payments.paidAt))
     .limit(limit);
   return rows.map((r) => r.intent!);

@@ -118,7 +118,11 @@ export class ReferralRewards implements PaymentReferrals {
     if (settings.settleDays === 0) {
       await this.grant(tx, { ...referral, ...values, status: 'settling' });
     } else {
-      await this.deps.queue.send('referral.settle', { referralId: referral.id }, { tx, startAfter: settlesAt });
+      await this.deps.queue.send(
+        'referral.settle',
+        { referralId: referral.id },
+        { tx, startAfter: settlesAt },
+      );
     }
   }
 
@@ -131,7 +135,8 @@ export class ReferralRewards implements PaymentReferrals {
     const early = await this.deps.db.transaction(async (tx) => {
       const referral = await repo.lockSettling(tx, referralId);
       if (!referral) return undefined;
-      if (referral.settlesAt && referral.settlesAt.getTime() > this.now().getTime()) return referral.settlesAt;
+      if (referral.settlesAt && referral.settlesAt.getTime() > this.now().getTime())
+        return referral.settlesAt;
       await this.grant(tx, referral);
       return undefined;
     });

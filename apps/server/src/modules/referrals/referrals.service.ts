@@ -128,7 +128,13 @@ export class ReferralsService {
         throw refused(`You can have at most ${MAX_CODES} codes. Delete one to make another.`);
       }
       if (input.code) {
-        const row = await insertCode(tx, { userId, code: input.code, isDefault: false, expiresAt, ownerIpHash });
+        const row = await insertCode(tx, {
+          userId,
+          code: input.code,
+          isDefault: false,
+          expiresAt,
+          ownerIpHash,
+        });
         if (!row) throw new AppError('CONFLICT', 'That code is taken.');
         return row;
       }
