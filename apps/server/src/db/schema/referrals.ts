@@ -43,10 +43,11 @@ export const referralCodes = pgTable(
 export type ReferralCodeRow = typeof referralCodes.$inferSelect;
 
 /**
- * One person referred by another: bound once (a person has at most one referrer), completed when the
- * referred person's first payment succeeds (both rewarded through the ledger, keyed by this row), and
- * clawed back once if that payment is refunded. The signals a reviewer of abuse wants are kept: a
- * keyed hash of the sign-up address and the payment's card fingerprint (never card data).
+ * One person referred by another: bound once (a person has at most one referrer), settling when the
+ * referred person's first payment succeeds, completed when the settling period ends (both rewarded
+ * through the ledger, keyed by this row), and clawed back once if that payment is refunded. A keyed
+ * hash of the sign-up address and the payment's card fingerprint (never card data) are kept: one
+ * shared with the referrer or their other referrals makes the referral not eligible.
  */
 export const referrals = pgTable(
   'referrals',
