@@ -215,6 +215,11 @@ export default defineConfig({
         REFERRAL_WELCOME_CREDITS: String(E2E_REFERRALS.welcome),
         REFERRAL_MONTHLY_CAP: '5',
         REFERRAL_BIND_WINDOW_DAYS: '1',
+        // Rewards spendable at once: the settling period has its own server tests.
+        REFERRAL_SETTLE_DAYS: '0',
+        // Every browser here is 127.0.0.1: each spec's browser says which person's address it stands
+        // for (X-Forwarded-For), so two people are not taken for one (a referral farm).
+        TRUST_PROXY: 'loopback',
       },
     },
   ],

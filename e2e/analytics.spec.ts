@@ -147,7 +147,10 @@ test('page views on every route change, a page leave, identify by id and email, 
 async function visitWithoutAnalytics(page: Page) {
   await page.route('**/api/config', (route) =>
     route.fulfill({
-      json: { analytics: null, referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20 } },
+      json: {
+        analytics: null,
+        referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20, settle_days: 14 },
+      },
     }),
   );
   const requests: string[] = [];

@@ -47,6 +47,10 @@ test('a shared link rewards both people on the first payment; a refund in Stripe
   const emailA = newEmail('referrer');
   const emailB = newEmail('referred');
 
+  // Two people on two networks: the server believes the address each browser gives (TRUST_PROXY
+  // loopback), and people signing up from the referrer's address earn nothing.
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': '203.0.113.10' });
+
   // A signs up, opens Referrals and copies their link.
   await page.goto('/credits');
   await signInWithCode(page, request, emailA);
@@ -66,7 +70,7 @@ test('a shared link rewards both people on the first payment; a refund in Stripe
   expect(await stat(page, 'signups')).toBe(0);
 
   // B, signed out in their own browser, opens the link: who invited them, and what they will get.
-  const contextB = await browser.newContext();
+  const contextB = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.20' } });
   const pageB = await contextB.newPage();
   await pageB.goto(link);
   const notice = pageB.getByTestId('referral-notice');

@@ -289,6 +289,11 @@ export const EnvSchema = z
     REFERRAL_MONTHLY_CAP: z.coerce.number().int().min(0).max(10_000).default(20),
     /** A referrer's account must be this old (hours) when a referral completes to earn its reward. */
     REFERRAL_MIN_REFERRER_AGE_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
+    /**
+     * Days a referral's rewards stay pending (not spendable) after the first payment; a refund or
+     * dispute within them cancels the rewards. 0 pays at once (and leaves no time for the card check).
+     */
+    REFERRAL_SETTLE_DAYS: z.coerce.number().int().min(0).max(180).default(14),
     /** Tracking calls per person per minute, and code validations per address per minute. */
     REFERRAL_TRACK_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
     REFERRAL_VALIDATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
@@ -605,6 +610,7 @@ export interface Config {
     bindWindowDays: number;
     monthlyCap: number;
     minReferrerAgeHours: number;
+    settleDays: number;
     trackPerMinute: number;
     validatePerMinute: number;
   };
@@ -1351,6 +1357,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       bindWindowDays: env.REFERRAL_BIND_WINDOW_DAYS,
       monthlyCap: env.REFERRAL_MONTHLY_CAP,
       minReferrerAgeHours: env.REFERRAL_MIN_REFERRER_AGE_HOURS,
+      settleDays: env.REFERRAL_SETTLE_DAYS,
       trackPerMinute: env.REFERRAL_TRACK_PER_MINUTE,
       validatePerMinute: env.REFERRAL_VALIDATE_PER_MINUTE,
     },

@@ -123,6 +123,8 @@ export interface Container {
     products: { service: ProductsService; refunds: PurchaseRefundsService; pipeline: ShootPipelineService };
     /** The referral programme's codes, bindings and numbers (modules/referrals). */
     referrals: ReferralsService;
+    /** Referral rewards: paid with a first payment, settled after REFERRAL_SETTLE_DAYS (modules/referrals). */
+    referralRewards: ReferralRewards;
     /** Each vendor's circuit breaker, shared by every process through the database (modules/vendors). */
     vendors: { breaker: VendorBreaker; service: VendorsService };
   };
@@ -362,6 +364,16 @@ export async function createContainer(
     jobs.service.wake();
     jobs.bus.changed(userId);
   };
+  const referralRewards = new ReferralRewards({
+    db: database.db,
+    ledger,
+    gateway,
+    queue,
+    settings: config.referrals,
+    log,
+    // The container's one clock: tests move it past the settling period.
+    now: () => new Date(auth.clock.now()),
+  });
   const payments = new PaymentsService({
     purchases: new PurchasePayments(() => delivery.pipeline!, shootStarted),
     db: database.db,
@@ -373,13 +385,7 @@ export async function createContainer(
     checkoutExpirySeconds: config.payments.checkoutExpirySeconds,
     log,
     analytics,
-    referrals: new ReferralRewards({
-      db: database.db,
-      ledger,
-      gateway,
-      settings: config.referrals,
-      log,
-    }),
+    referrals: referralRewards,
   });
   const refunds = new PurchaseRefundsService({ db: database.db, ledger, queue, payments });
   const pipeline = new ShootPipelineService({
@@ -455,6 +461,7 @@ export async function createContainer(
     tools,
     trainingSets,
     onboarding: new OnboardingService(database.db, trainingSets),
+    referralRewards,
     referrals: new ReferralsService({
       db: database.db,
       settings: config.referrals,

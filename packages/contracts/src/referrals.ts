@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from './contract.ts';
-import { text } from './text.ts';
+import { dateTimeInput, text } from './text.ts';
 
 /**
  * The referral programme (SPEC.md §2-5, §7-8; issue 14): a person shares a link with their code
@@ -13,9 +13,6 @@ export const REFERRAL_CODE = /^[A-Za-z0-9-]{4,32}$/;
 
 /** Exactly what the server answers when the person is already bound (SPEC.md §8: the client clears silently). */
 export const ALREADY_REFERRED = 'User already has a referral';
-
-/** An ISO 8601 date and time with a zone (`Z` or `±hh:mm`), as z.iso.datetime({ offset: true }) accepts. */
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 const Code = text().trim().regex(REFERRAL_CODE, 'A referral code is 4 to 32 letters, digits or dashes');
 
@@ -31,6 +28,7 @@ export const ReferralCodeView = z
     signups: z.int().describe('People bound through this code'),
     completed: z.int().describe('Of those, how many made a first payment'),
     credits_earned: z.int().describe('Reward credits this code earned, after clawbacks'),
+    credits_pending: z.int().describe('Reward credits of this code still settling (not spendable yet)'),
     created_at: z.iso.datetime(),
   })
   .meta({ id: 'ReferralCode' });
@@ -41,10 +39,14 @@ export const ReferralStats = z
     visits: z.int(),
     signups: z.int(),
     completed: z.int(),
-    credits_earned: z.int(),
+    credits_earned: z.int().describe('Reward credits granted (spendable), after clawbacks'),
+    credits_pending: z
+      .int()
+      .describe('Reward credits still settling: spendable once settle_days have passed without a refund'),
     reward_credits: z.int().describe('What a referrer gets per completed referral (REFERRAL_REWARD_CREDITS)'),
     welcome_credits: z.int().describe('What the person referred gets (REFERRAL_WELCOME_CREDITS)'),
     monthly_cap: z.int().describe('Rewarded referrals per referrer per calendar month'),
+    settle_days: z.int().describe('Days rewards stay pending after the first payment (REFERRAL_SETTLE_DAYS)'),
     rewarded_this_month: z.int(),
     codes: z.array(ReferralCodeView).describe('Per code, the default first'),
   })
@@ -52,11 +54,21 @@ export const ReferralStats = z
 export type ReferralStats = z.infer<typeof ReferralStats>;
 
 export const ReferralStatus = z
-  .enum(['joined', 'completed', 'clawed_back', 'unrewarded'])
+  .enum(['joined', 'settling', 'completed', 'clawed_back', 'unrewarded', 'not_eligible'])
   .describe(
-    'joined: bound, no payment yet; completed: rewarded; clawed_back: the payment was refunded; unrewarded: completed past the monthly cap or by a too-new referrer',
+    'joined: bound, no payment yet; settling: paid, rewards pending until settles_at; completed: rewarded; clawed_back: the payment was refunded or disputed; unrewarded: completed past the monthly cap or by a too-new referrer; not_eligible: shares an address or card with the referrer or their other referrals, nothing paid',
   )
   .meta({ id: 'ReferralStatus' });
+export type ReferralStatus = z.infer<typeof ReferralStatus>;
+
+/** Why a referral is not eligible for rewards. */
+export const ReferralIneligibleReason = z
+  .enum(['shared_address', 'shared_card'])
+  .describe(
+    'shared_address: signed up from an address the referrer or another of their referrals used; shared_card: paid with a card the referrer or another of their referrals used',
+  )
+  .meta({ id: 'ReferralIneligibleReason' });
+export type ReferralIneligibleReason = z.infer<typeof ReferralIneligibleReason>;
 
 export const ReferralView = z
   .object({
@@ -64,9 +76,13 @@ export const ReferralView = z
     email: z.string().describe('Masked (a•••@e•••.com); never the full address'),
     code: z.string(),
     status: ReferralStatus,
-    reward_credits: z.int().describe('Credits this referral earned the caller (0 until completed)'),
+    reward_credits: z
+      .int()
+      .describe('Credits this referral earned the caller: pending while settling, 0 if none or taken back'),
+    not_eligible_reason: ReferralIneligibleReason.nullable(),
     joined_at: z.iso.datetime(),
     completed_at: z.iso.datetime().nullable(),
+    settles_at: z.iso.datetime().nullable().describe('While settling: when its rewards become spendable'),
   })
   .meta({ id: 'Referral' });
 export type ReferralView = z.infer<typeof ReferralView>;
@@ -94,10 +110,9 @@ export const createReferralCodeContract = defineContract({
   tags: ['referrals'],
   body: z.object({
     code: Code.optional().or(z.literal('')).describe('Generated when empty'),
-    // A text field like every input string (the text rule), shaped as an ISO 8601 date and time.
-    expires_at: text()
-      .regex(ISO_DATETIME, 'expires_at is a date and time (ISO 8601), e.g. 2027-01-31T12:00:00Z')
-      .refine((v) => !Number.isNaN(Date.parse(v)), 'expires_at is not a real date')
+    expires_at: dateTimeInput(
+      'expires_at is a date and time that exists (ISO 8601 with a zone), e.g. 2027-01-31T12:00:00Z.',
+    )
       .optional()
       .nullable(),
   }),
@@ -169,7 +184,11 @@ export const referralCompletionContract = defineContract({
       status: ReferralStatus.nullable(),
       completed: z.boolean(),
       completed_at: z.iso.datetime().nullable(),
-      welcome_credits: z.int().describe('Credits the caller got (0 until completed)'),
+      welcome_credits: z.int().describe('Credits the caller got or has pending (0 until completed)'),
+      settles_at: z.iso
+        .datetime()
+        .nullable()
+        .describe('While settling: when the welcome credits become spendable'),
     })
     .meta({ id: 'ReferralCompletion' }),
 });

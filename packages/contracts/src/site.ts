@@ -15,6 +15,7 @@ export const PublicConfig = z
         reward_credits: z.int().describe('What a referrer gets per completed referral'),
         welcome_credits: z.int().describe('What the person referred gets with a first payment'),
         monthly_cap: z.int().describe('Rewarded referrals per referrer per calendar month'),
+        settle_days: z.int().describe('Days rewards stay pending after the first payment'),
       })
       .describe('The referral programme’s terms, shown to signed-out visitors'),
   })

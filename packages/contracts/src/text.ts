@@ -81,3 +81,15 @@ export function pageLimit(max: number, fallback: number) {
     .pipe(z.int().min(1, 'limit must be at least 1').max(max, `limit must be at most ${max}`))
     .default(fallback);
 }
+
+/**
+ * A date and time as input: ISO 8601 with a zone (`Z` or `±hh:mm`), seconds and an optional fraction,
+ * e.g. 2027-01-31T12:00:00Z. Zod's own format check refuses what is not on the calendar (2027-02-30,
+ * 2027-13-01, 2027-02-29, 24:00, 23:59:60) instead of letting `new Date` roll it into another day.
+ * Every contract taking a date uses this one schema.
+ */
+export function dateTimeInput(
+  message = 'This is not a date and time (ISO 8601), e.g. 2027-01-31T12:00:00Z.',
+) {
+  return z.iso.datetime({ offset: true, error: message }).check(SINGLE_LINE_TEXT);
+}

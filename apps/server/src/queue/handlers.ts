@@ -6,7 +6,7 @@ type JobRef = { jobId: string };
 
 /** The handler of every job type. Modules add theirs here as they add job types to the registry. */
 export function createJobHandlers(container: Container): JobHandlers {
-  const { jobs, analytics, examples, products } = container.services;
+  const { jobs, analytics, examples, products, referralRewards } = container.services;
   const db = container.database.db;
   /**
    * After a handler ran (or threw), a job that ended succeeded or failed is reported to analytics.
@@ -39,5 +39,6 @@ export function createJobHandlers(container: Container): JobHandlers {
     'purchase.advance': ({ purchaseId }) => products.pipeline.advance(purchaseId),
     'purchase.abandoned': ({ purchaseId }) => products.pipeline.abandon(purchaseId),
     'purchase.refund.failed': ({ purchaseId }, ctx) => products.refunds.gaveUp(purchaseId, ctx.log),
+    'referral.settle': ({ referralId }) => referralRewards.settle(referralId),
   };
 }

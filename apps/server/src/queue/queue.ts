@@ -132,7 +132,7 @@ export class JobQueue {
   async send<N extends QueueJobName>(
     name: N,
     payload: QueueJobPayload<N>,
-    opts: { tx?: Tx; singletonKey?: string; expireInSeconds?: number } = {},
+    opts: { tx?: Tx; singletonKey?: string; expireInSeconds?: number; startAfter?: Date } = {},
   ) {
     const data = queueJobTypes[name].schema.parse(payload) as object;
     const db = opts.tx ? transactionExecutor(opts.tx) : this.executor;
@@ -145,6 +145,7 @@ export class JobQueue {
         ...this.optionsOf(name),
         ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
         ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
+        ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
         ...(opts.tx ? { db } : {}),
       },
     );

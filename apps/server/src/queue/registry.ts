@@ -97,6 +97,13 @@ export const queueJobTypes = {
     schema: z.object({ purchaseId: z.uuid() }),
     options: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
   },
+  // A referral's settling period is over (modules/referrals, sent with startAfter in the paying
+  // transaction): its pending rewards become spendable, once. A refund, dispute or shared card that
+  // already ended it leaves nothing to do; a copy arriving early finds it not yet due and changes nothing.
+  'referral.settle': {
+    schema: z.object({ referralId: z.uuid() }),
+    options: { retryLimit: 10, retryDelay: 30, retryBackoff: true, expireInSeconds: 60 },
+  },
 } as const satisfies Record<string, QueueJobType>;
 
 export type QueueJobName = keyof typeof queueJobTypes;

@@ -22,7 +22,10 @@ let counter = 0;
 export async function signedInClient(
   env: TestEnv,
   name = 'person',
-  options: { email?: string } = {},
+  options: {
+    email?: string;
+    /** The client address of its calls (inject's default otherwise). */ address?: string;
+  } = {},
 ): Promise<Client> {
   const email = options.email ?? `${name}-${Date.now()}-${counter++}@example.test`;
   const session = await signIn(env, email);
@@ -35,6 +38,7 @@ export async function signedInClient(
         method,
         url,
         headers: { authorization: `Bearer ${session.accessToken}` },
+        ...(options.address ? { remoteAddress: options.address } : {}),
         ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
       }),
   };

@@ -40,7 +40,7 @@ let onboarded = false;
 beforeAll(() => {
   server.answer(contracts.publicConfig, {
     analytics: null,
-    referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20 },
+    referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20, settle_days: 14 },
   });
   server.on(contracts.currentUser, () =>
     answer(contracts.currentUser, { id: USER_ID, email: 'ada@example.com', is_operator: false, onboarded }),

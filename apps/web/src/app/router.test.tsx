@@ -36,7 +36,7 @@ const { server, i18n } = setupApiServer();
 beforeAll(async () => {
   server.answer(contracts.publicConfig, {
     analytics: null,
-    referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20 },
+    referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20, settle_days: 14 },
   });
   // The legal pages show the operator's Markdown (GET /api/legal/{page}); examples are public.
   server.on(contracts.legalDocument, (req) => {

@@ -21,6 +21,11 @@ export const referralCodes = pgTable(
     active: boolean('active').notNull().default(true),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * HMAC of the owner's address when they made the code (the default one on their first visit to the
+     * referral page), like `referrals.signup_ip_hash`: a referred person paying from it is not rewarded.
+     */
+    ownerIpHash: text('owner_ip_hash'),
     /** Link visits: validations of this code seen (rate limited per address). */
     visits: integer('visits').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -38,10 +43,11 @@ export const referralCodes = pgTable(
 export type ReferralCodeRow = typeof referralCodes.$inferSelect;
 
 /**
- * One person referred by another: bound once (a person has at most one referrer), completed when the
- * referred person's first payment succeeds (both rewarded through the ledger, keyed by this row), and
- * clawed back once if that payment is refunded. The signals a reviewer of abuse wants are kept: a
- * keyed hash of the sign-up address and the payment's card fingerprint (never card data).
+ * One person referred by another: bound once (a person has at most one referrer), settling when the
+ * referred person's first payment succeeds, completed when the settling period ends (both rewarded
+ * through the ledger, keyed by this row), and clawed back once if that payment is refunded. A keyed
+ * hash of the sign-up address and the payment's card fingerprint (never card data) are kept: one
+ * shared with the referrer or their other referrals makes the referral not eligible.
  */
 export const referrals = pgTable(
   'referrals',
@@ -57,8 +63,13 @@ export const referrals = pgTable(
     codeId: uuid('code_id')
       .notNull()
       .references(() => referralCodes.id, { onDelete: 'cascade' }),
-    /** joined | completed | clawed_back | unrewarded */
+    /**
+     * joined | settling (paid; rewards pending until `settles_at`) | completed | unrewarded (settled
+     * without a referrer reward) | not_eligible (shared address or card; nothing paid) | clawed_back
+     */
     status: text('status').notNull().default('joined'),
+    /** Why a referral is not_eligible: shared_address | shared_card. */
+    ineligibleReason: text('ineligible_reason'),
     /** HMAC of the referred person's address at binding (FILE_URL_SECRET-keyed), never the address. */
     signupIpHash: text('signup_ip_hash'),
     /** The first payment that completed it, and that payment's card fingerprint (Stripe's), if any. */
@@ -68,12 +79,16 @@ export const referrals = pgTable(
     welcomeReward: integer('welcome_reward').notNull().default(0),
     boundAt: timestamp('bound_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** When the rewards of a settling referral become spendable (REFERRAL_SETTLE_DAYS after payment). */
+    settlesAt: timestamp('settles_at', { withTimezone: true }),
     clawedBackAt: timestamp('clawed_back_at', { withTimezone: true }),
   },
   (t) => [
     index('referrals_referrer_idx').on(t.referrerId, t.boundAt.desc()),
     index('referrals_code_idx').on(t.codeId),
     index('referrals_payment_idx').on(t.paymentId),
+    index('referrals_signup_ip_idx').on(t.referrerId, t.signupIpHash),
+    index('referrals_fingerprint_idx').on(t.referrerId, t.paymentFingerprint),
   ],
 );
 

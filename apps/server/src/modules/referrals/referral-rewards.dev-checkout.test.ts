@@ -15,6 +15,8 @@ describe(`referral rewards through the development checkout on ${testDb}`, () =>
       REFERRAL_REWARD_CREDITS: '70',
       REFERRAL_WELCOME_CREDITS: '30',
       REFERRAL_MIN_REFERRER_AGE_HOURS: '1',
+      // Paid at once: this suite is about completing and taking back; settling has its own.
+      REFERRAL_SETTLE_DAYS: '0',
     },
     inject: { shootPipeline: recordingPipeline() },
   });

@@ -1,6 +1,6 @@
-import { and, eq, gt, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { payments, referrals, users, type ReferralRow } from '../../db/schema/index.ts';
+import { payments, referralCodes, referrals, users, type ReferralRow } from '../../db/schema/index.ts';
 
 /** Drizzle queries for completing and clawing back referrals; each takes the database or a transaction. */
 
@@ -64,18 +64,137 @@ export async function countRewardedSince(db: DbOrTx, referrerId: string, since: 
   return row?.n ?? 0;
 }
 
-export async function markCompleted(
+/** A first payment started the referral's settling period: its rewards are recorded, not yet granted. */
+export async function markSettling(
   db: DbOrTx,
   id: string,
   values: {
-    status: 'completed' | 'unrewarded';
     paymentId: string;
     referrerReward: number;
     welcomeReward: number;
     completedAt: Date;
+    settlesAt: Date;
   },
 ): Promise<void> {
-  await db.update(referrals).set(values).where(eq(referrals.id, id));
+  await db
+    .update(referrals)
+    .set({ ...values, status: 'settling' })
+    .where(eq(referrals.id, id));
+}
+
+/** The referral, locked, if it is still settling. */
+export async function lockSettling(db: DbOrTx, id: string): Promise<ReferralRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(referrals)
+    .where(and(eq(referrals.id, id), eq(referrals.status, 'settling')))
+    .for('update');
+  return row;
+}
+
+export async function markSettled(db: DbOrTx, id: string, status: 'completed' | 'unrewarded'): Promise<void> {
+  await db.update(referrals).set({ status }).where(eq(referrals.id, id));
+}
+
+/**
+ * Whether the referred person's sign-up address is one the referrer used (making a code, or binding
+ * to their own referrer) or one another person the referrer brought in signed up from.
+ */
+export async function addressShared(db: DbOrTx, referral: ReferralRow): Promise<boolean> {
+  const hash = referral.signupIpHash;
+  if (!hash) return false;
+  const [code] = await db
+    .select({ id: referralCodes.id })
+    .from(referralCodes)
+    .where(and(eq(referralCodes.userId, referral.referrerId), eq(referralCodes.ownerIpHash, hash)))
+    .limit(1);
+  if (code) return true;
+  const [other] = await db
+    .select({ id: referrals.id })
+    .from(referrals)
+    .where(
+      and(
+        eq(referrals.signupIpHash, hash),
+        ne(referrals.id, referral.id),
+        or(eq(referrals.referrerId, referral.referrerId), eq(referrals.referredId, referral.referrerId)),
+      ),
+    )
+    .limit(1);
+  return other !== undefined;
+}
+
+/** Whether another person the referrer brought in paid with the same card. */
+export async function cardShared(db: DbOrTx, referral: ReferralRow, fingerprint: string): Promise<boolean> {
+  const [other] = await db
+    .select({ id: referrals.id })
+    .from(referrals)
+    .where(
+      and(
+        eq(referrals.referrerId, referral.referrerId),
+        eq(referrals.paymentFingerprint, fingerprint),
+        ne(referrals.id, referral.id),
+      ),
+    )
+    .limit(1);
+  return other !== undefined;
+}
+
+/**
+ * Makes the referrer's referrals matching `match` that are still settling not eligible: their pending
+ * rewards are never granted. Returns the ids changed.
+ */
+export async function refuseUnpaid(
+  db: DbOrTx,
+  referrerId: string,
+  match: { signupIpHash: string } | { paymentFingerprint: string },
+  reason: 'shared_address' | 'shared_card',
+): Promise<string[]> {
+  const rows = await db
+    .update(referrals)
+    .set({ status: 'not_eligible', ineligibleReason: reason, referrerReward: 0, welcomeReward: 0 })
+    .where(
+      and(
+        eq(referrals.referrerId, referrerId),
+        'signupIpHash' in match
+          ? eq(referrals.signupIpHash, match.signupIpHash)
+          : eq(referrals.paymentFingerprint, match.paymentFingerprint),
+        eq(referrals.status, 'settling'),
+      ),
+    )
+    .returning({ id: referrals.id });
+  return rows.map((r) => r.id);
+}
+
+/** A first payment that shares an address or card: the referral ends here, paying nothing. */
+export async function markNotEligible(
+  db: DbOrTx,
+  id: string,
+  values: { paymentId: string; completedAt: Date; reason: 'shared_address' | 'shared_card' },
+): Promise<void> {
+  await db
+    .update(referrals)
+    .set({
+      status: 'not_eligible',
+      ineligibleReason: values.reason,
+      paymentId: values.paymentId,
+      completedAt: values.completedAt,
+      referrerReward: 0,
+      welcomeReward: 0,
+    })
+    .where(eq(referrals.id, id));
+}
+
+/** The payment intents of the person's latest paid payments, to read their cards' fingerprints. */
+export async function latestPaymentIntents(db: DbOrTx, userId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ intent: payments.stripePaymentIntent })
+    .from(payments)
+    .where(
+      and(eq(payments.userId, userId), isNotNull(payments.paidAt), isNotNull(payments.stripePaymentIntent)),
+    )
+    .orderBy(desc(payments.paidAt))
+    .limit(limit);
+  return rows.map((r) => r.intent!);
 }
 
 /** The referral a payment completed, if it still holds rewards to take back, locked. */
@@ -83,7 +202,12 @@ export async function lockRewardedByPayment(db: DbOrTx, paymentId: string): Prom
   const [row] = await db
     .select()
     .from(referrals)
-    .where(and(eq(referrals.paymentId, paymentId), inArray(referrals.status, ['completed', 'unrewarded'])))
+    .where(
+      and(
+        eq(referrals.paymentId, paymentId),
+        inArray(referrals.status, ['settling', 'completed', 'unrewarded']),
+      ),
+    )
     .for('update');
   return row;
 }
@@ -96,10 +220,10 @@ export async function markClawedBack(db: DbOrTx, id: string, at: Date): Promise<
 export async function findAwaitingFingerprint(
   db: DbOrTx,
   paymentIds: readonly string[],
-): Promise<Array<{ id: string; paymentIntent: string | null }>> {
+): Promise<Array<{ referral: ReferralRow; paymentIntent: string | null }>> {
   if (paymentIds.length === 0) return [];
   return db
-    .select({ id: referrals.id, paymentIntent: payments.stripePaymentIntent })
+    .select({ referral: referrals, paymentIntent: payments.stripePaymentIntent })
     .from(referrals)
     .innerJoin(payments, eq(payments.id, referrals.paymentId))
     .where(and(inArray(referrals.paymentId, [...paymentIds]), sql`${referrals.paymentFingerprint} is null`));

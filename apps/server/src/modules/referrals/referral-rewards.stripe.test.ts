@@ -24,6 +24,8 @@ describe(`referral rewards through payments with a fake Stripe on ${testDb}`, ()
         REFERRAL_WELCOME_CREDITS: '50',
         REFERRAL_MONTHLY_CAP: '2',
         REFERRAL_MIN_REFERRER_AGE_HOURS: '24',
+        // Paid at once: these suites are about completing and taking back; settling has its own.
+        REFERRAL_SETTLE_DAYS: '0',
       },
       inject: { shootPipeline: recordingPipeline() },
     });

@@ -1,11 +1,24 @@
-import type { ReferralCodeView, ReferralView } from '@lumina/contracts';
-import type { ReferralCodeRow } from '../../db/schema/index.ts';
+import type {
+  ReferralCodeView,
+  ReferralIneligibleReason,
+  ReferralStatus,
+  ReferralView,
+} from '@lumina/contracts';
+import type { ReferralCodeRow, ReferralRow } from '../../db/schema/index.ts';
 import type { CodeStats, ReferredPerson } from './referrals.service.ts';
 
 /** Rows to the contract's shapes (snake_case, ISO dates). */
 
 export function toCodeView(
-  stats: CodeStats | { row: ReferralCodeRow; signups?: number; completed?: number; creditsEarned?: number },
+  stats:
+    | CodeStats
+    | {
+        row: ReferralCodeRow;
+        signups?: number;
+        completed?: number;
+        creditsEarned?: number;
+        creditsPending?: number;
+      },
   link: (code: string) => string,
   now = new Date(),
 ): ReferralCodeView {
@@ -21,6 +34,7 @@ export function toCodeView(
     signups: stats.signups ?? 0,
     completed: stats.completed ?? 0,
     credits_earned: stats.creditsEarned ?? 0,
+    credits_pending: stats.creditsPending ?? 0,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -31,10 +45,18 @@ export function toReferralView(person: ReferredPerson): ReferralView {
     id: referral.id,
     email: person.maskedEmail,
     code: person.code,
-    status: referral.status as ReferralView['status'],
-    // What the caller kept: nothing before completion, nothing once clawed back.
-    reward_credits: referral.status === 'completed' ? referral.referrerReward : 0,
+    status: referral.status as ReferralStatus,
+    // What the caller kept or has pending: nothing before payment, nothing once clawed back.
+    reward_credits:
+      referral.status === 'completed' || referral.status === 'settling' ? referral.referrerReward : 0,
+    not_eligible_reason:
+      referral.status === 'not_eligible' ? (referral.ineligibleReason as ReferralIneligibleReason) : null,
     joined_at: referral.boundAt.toISOString(),
     completed_at: referral.completedAt?.toISOString() ?? null,
+    settles_at: settlingUntil(referral),
   };
 }
+
+/** When a settling referral's rewards become spendable; null in every other state. */
+export const settlingUntil = (referral: ReferralRow): string | null =>
+  referral.status === 'settling' ? (referral.settlesAt?.toISOString() ?? null) : null;

@@ -46,7 +46,7 @@ export async function findDefaultCode(db: DbOrTx, userId: string): Promise<Refer
 /** The new code, or undefined when its text (any case) is taken or the person already has a default. */
 export async function insertCode(
   db: DbOrTx,
-  values: { userId: string; code: string; isDefault: boolean; expiresAt: Date | null },
+  values: { userId: string; code: string; isDefault: boolean; expiresAt: Date | null; ownerIpHash: string },
 ): Promise<ReferralCodeRow | undefined> {
   const [row] = await db.insert(referralCodes).values(values).onConflictDoNothing().returning();
   return row;
@@ -117,7 +117,8 @@ export function countsPerCode(db: DbOrTx, codeIds: string[]) {
     .select({
       codeId: referrals.codeId,
       signups: count(),
-      completed: sql<number>`count(*) filter (where ${referrals.completedAt} is not null and ${referrals.status} <> 'clawed_back')`,
+      completed: sql<number>`count(*) filter (where ${referrals.status} in ('settling', 'completed', 'unrewarded'))`,
+      pending: sql<number>`coalesce(sum(${referrals.referrerReward}) filter (where ${referrals.status} = 'settling'), 0)`,
       earned: sql<number>`coalesce(sum(${referrals.referrerReward}) filter (where ${referrals.status} = 'completed'), 0)`,
     })
     .from(referrals)

@@ -1,9 +1,9 @@
 import { normalizeIP } from '@fastify/rate-limit';
-import { contracts } from '@lumina/contracts';
+import { contracts, type ReferralStatus } from '@lumina/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { route } from '../../http/route.ts';
 import { perMinuteBudget } from '../limits/limits.plugin.ts';
-import { toCodeView, toReferralView } from './referrals.mapper.ts';
+import { settlingUntil, toCodeView, toReferralView } from './referrals.mapper.ts';
 import type { ReferralsService } from './referrals.service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -18,19 +18,21 @@ export function referralsRoutes(app: FastifyInstance, referrals: ReferralsServic
   route(
     app,
     contracts.referralStats,
-    async ({ user }) => {
-      const stats = await referrals.stats(user.id);
+    async (request) => {
+      const stats = await referrals.stats(request.user.id, clientAddress(request));
       const codes = stats.codes.map((c) => toCodeView(c, link));
-      const total = (key: 'visits' | 'signups' | 'completed' | 'credits_earned') =>
+      const total = (key: 'visits' | 'signups' | 'completed' | 'credits_earned' | 'credits_pending') =>
         codes.reduce((sum, c) => sum + c[key], 0);
       return {
         visits: total('visits'),
         signups: total('signups'),
         completed: total('completed'),
         credits_earned: total('credits_earned'),
+        credits_pending: total('credits_pending'),
         reward_credits: settings.rewardCredits,
         welcome_credits: settings.welcomeCredits,
         monthly_cap: settings.monthlyCap,
+        settle_days: settings.settleDays,
         rewarded_this_month: stats.rewardedThisMonth,
         codes,
       };
@@ -48,11 +50,13 @@ export function referralsRoutes(app: FastifyInstance, referrals: ReferralsServic
   route(
     app,
     contracts.createReferralCode,
-    async ({ user, body }) => {
-      const row = await referrals.create(user.id, {
-        code: body.code || undefined,
-        expiresAt: body.expires_at ? new Date(body.expires_at) : null,
-      });
+    async (request) => {
+      const { user, body } = request;
+      const row = await referrals.create(
+        user.id,
+        { code: body.code || undefined, expiresAt: body.expires_at ? new Date(body.expires_at) : null },
+        clientAddress(request),
+      );
       return toCodeView({ row }, link);
     },
     auth,
@@ -119,10 +123,11 @@ export function referralsRoutes(app: FastifyInstance, referrals: ReferralsServic
       const completed = referral?.status === 'completed' || referral?.status === 'unrewarded';
       return {
         bound: Boolean(referral),
-        status: (referral?.status ?? null) as 'joined' | 'completed' | 'clawed_back' | 'unrewarded' | null,
+        status: (referral?.status ?? null) as ReferralStatus | null,
         completed,
         completed_at: referral?.completedAt?.toISOString() ?? null,
         welcome_credits: referral?.welcomeReward ?? 0,
+        settles_at: referral ? settlingUntil(referral) : null,
       };
     },
     auth,

@@ -34,6 +34,8 @@ export interface CodeStats {
   signups: number;
   completed: number;
   creditsEarned: number;
+  /** Reward credits still settling (not spendable yet). */
+  creditsPending: number;
 }
 
 export interface ReferralStatsResult {
@@ -84,26 +86,41 @@ export class ReferralsService {
     return addressHash(this.deps.addressSecret, address);
   }
 
-  /** The person's default code, made now if they have none (a clash with a taken code is retried). */
-  async defaultCode(userId: string): Promise<ReferralCodeRow> {
+  /**
+   * The person's default code, made now if they have none (a clash with a taken code is retried).
+   * `address` is theirs, at this request: kept with a code it makes, as an address of the referrer.
+   */
+  async defaultCode(userId: string, address: string): Promise<ReferralCodeRow> {
+    const ownerIpHash = this.hashAddress(address);
     for (let attempt = 0; attempt < 5; attempt++) {
       const existing = await findDefaultCode(this.deps.db, userId);
       if (existing) return existing;
       // Nothing inserted: either the text was taken (retry with another) or a concurrent call made
       // the default (found on the next pass).
-      await insertCode(this.deps.db, { userId, code: generateCode(), isDefault: true, expiresAt: null });
+      await insertCode(this.deps.db, {
+        userId,
+        code: generateCode(),
+        isDefault: true,
+        expiresAt: null,
+        ownerIpHash,
+      });
     }
     const made = await findDefaultCode(this.deps.db, userId);
     if (!made) throw new Error('could not make a default referral code');
     return made;
   }
 
-  async create(userId: string, input: { code?: string; expiresAt?: Date | null }): Promise<ReferralCodeRow> {
+  async create(
+    userId: string,
+    input: { code?: string; expiresAt?: Date | null },
+    address: string,
+  ): Promise<ReferralCodeRow> {
     const expiresAt = input.expiresAt ?? null;
+    const ownerIpHash = this.hashAddress(address);
     if (expiresAt && expiresAt.getTime() <= Date.now()) {
       throw refused('expires_at must be in the future.');
     }
-    await this.defaultCode(userId);
+    await this.defaultCode(userId, address);
     return this.deps.db.transaction(async (tx) => {
       // Two creates at once must not both pass the count.
       await lockUser(tx, userId);
@@ -111,12 +128,24 @@ export class ReferralsService {
         throw refused(`You can have at most ${MAX_CODES} codes. Delete one to make another.`);
       }
       if (input.code) {
-        const row = await insertCode(tx, { userId, code: input.code, isDefault: false, expiresAt });
+        const row = await insertCode(tx, {
+          userId,
+          code: input.code,
+          isDefault: false,
+          expiresAt,
+          ownerIpHash,
+        });
         if (!row) throw new AppError('CONFLICT', 'That code is taken.');
         return row;
       }
       for (let attempt = 0; attempt < 5; attempt++) {
-        const row = await insertCode(tx, { userId, code: generateCode(), isDefault: false, expiresAt });
+        const row = await insertCode(tx, {
+          userId,
+          code: generateCode(),
+          isDefault: false,
+          expiresAt,
+          ownerIpHash,
+        });
         if (row) return row;
       }
       throw new Error('could not generate a free referral code');
@@ -198,9 +227,9 @@ export class ReferralsService {
   }
 
   /** Per code (the default first; deleted codes only when they have history) and this month's rewards. */
-  async stats(userId: string): Promise<ReferralStatsResult> {
+  async stats(userId: string, address: string): Promise<ReferralStatsResult> {
     const { db } = this.deps;
-    await this.defaultCode(userId);
+    await this.defaultCode(userId, address);
     const rows = await listCodes(db, userId);
     const counts = new Map(
       (
@@ -218,6 +247,7 @@ export class ReferralsService {
           signups: Number(c?.signups ?? 0),
           completed: Number(c?.completed ?? 0),
           creditsEarned: Number(c?.earned ?? 0),
+          creditsPending: Number(c?.pending ?? 0),
         };
       })
       .filter((c) => !c.row.deletedAt || c.row.visits > 0 || c.signups > 0);

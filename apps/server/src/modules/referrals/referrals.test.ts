@@ -143,6 +143,39 @@ describe('referrals: codes, tracking, validation, stats', () => {
       expect((await alice.call('POST', '/api/referrals/referral-codes', {})).statusCode).toBe(201);
     });
 
+    it('refuses an expiry that is not on the calendar with a clear 400, storing nothing; real dates are kept exactly', async () => {
+      const alice = await person(env);
+      await defaultCode(alice);
+      const before = await codeRows(env, alice.userId);
+      for (const expires_at of [
+        '2027-02-30T12:00:00Z',
+        '2027-13-01T12:00:00Z',
+        '2027-02-29T12:00:00Z',
+        '2027-04-31T12:00:00Z',
+        '2027-01-31T24:00:00Z',
+        '2027-01-31T23:60:00Z',
+        '2027-01-31T23:59:60Z',
+        '2027-01-31T12:00:00+24:00',
+        '2027-01-31T12:00:00',
+        '2027-00-10T12:00:00Z',
+      ]) {
+        const res = await alice.call('POST', '/api/referrals/referral-codes', { expires_at });
+        expect(res.statusCode, expires_at).toBe(400);
+        expect(res.json().detail, expires_at).toMatch(/expires_at is a date and time that exists/);
+      }
+      expect(await codeRows(env, alice.userId)).toEqual(before);
+
+      for (const [expires_at, stored] of [
+        ['2028-02-29T12:00:00Z', '2028-02-29T12:00:00.000Z'],
+        ['2027-12-31T23:59:59.999+02:00', '2027-12-31T21:59:59.999Z'],
+        ['2027-03-01T00:00:00-05:00', '2027-03-01T05:00:00.000Z'],
+      ] as const) {
+        const res = await alice.call('POST', '/api/referrals/referral-codes', { expires_at });
+        expect(res.statusCode, expires_at).toBe(201);
+        expect(res.json().expires_at, expires_at).toBe(stored);
+      }
+    });
+
     it('holds the cap of 20 when creates race', async () => {
       const alice = await person(env);
       await defaultCode(alice);
@@ -553,6 +586,7 @@ describe('referrals: codes, tracking, validation, stats', () => {
         completed: false,
         completed_at: null,
         welcome_credits: 0,
+        settles_at: null,
       };
       // Bound, but through another code.
       expect((await people[0]!.call('GET', `/api/referrals/complete/${second}`)).json()).toEqual(notThrough);

@@ -13,6 +13,7 @@ export function toPublicConfig(analytics: Config['analytics'], referrals: Config
       reward_credits: referrals.rewardCredits,
       welcome_credits: referrals.welcomeCredits,
       monthly_cap: referrals.monthlyCap,
+      settle_days: referrals.settleDays,
     },
   };
 }

@@ -20,6 +20,8 @@ export function ProgrammeIntro() {
           <li>{t('referrals.intro.reward', { reward: number.format(terms.data.reward_credits) })}</li>
           <li>{t('referrals.intro.welcome', { welcome: number.format(terms.data.welcome_credits) })}</li>
           <li>{t('referrals.intro.cap', { cap: number.format(terms.data.monthly_cap) })}</li>
+          <li>{t('referrals.intro.settling', { days: number.format(terms.data.settle_days) })}</li>
+          <li>{t('referrals.intro.fairUse')}</li>
         </ul>
       )}
       <div>

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import type { ReferralView } from '@lumina/contracts';
 import { LoadingBlock, QueryError } from '@/components/ui/query-states';
 import { useReferrals } from '../api/list-referrals';
 import { panelClass } from './panel';
@@ -9,6 +10,12 @@ export function ReferralPeople() {
   const people = useReferrals();
   const number = new Intl.NumberFormat(i18n.language);
   const day = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
+  const statusText = (person: ReferralView) =>
+    person.status === 'not_eligible' && person.not_eligible_reason
+      ? t(`referrals.people.notEligible.${person.not_eligible_reason}`)
+      : t(`referrals.people.statuses.${person.status}`, {
+          date: person.settles_at ? day.format(new Date(person.settles_at)) : '',
+        });
   return (
     <section aria-labelledby="referral-people-title" className={`${panelClass} flex flex-col gap-4`}>
       <h2 id="referral-people-title" className="text-lg font-semibold">
@@ -33,8 +40,8 @@ export function ReferralPeople() {
             >
               <div className="min-w-0 flex-1">
                 <p className="truncate font-medium">{person.email}</p>
-                <p className="text-xs text-zinc-600 dark:text-zinc-400">
-                  {t(`referrals.people.statuses.${person.status}`)}
+                <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="referral-person-status">
+                  {statusText(person)}
                 </p>
               </div>
               <span className="font-semibold tabular-nums">

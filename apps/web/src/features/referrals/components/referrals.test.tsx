@@ -48,6 +48,7 @@ const code = (overrides: Partial<ReferralCodeView> = {}): ReferralCodeView => ({
   signups: 3,
   completed: 1,
   credits_earned: 100,
+  credits_pending: 0,
   created_at: '2026-11-01T10:00:00.000Z',
   ...overrides,
 });
@@ -57,9 +58,11 @@ const stats = (codes: ReferralCodeView[] = [code()]): ReferralStats => ({
   signups: 3,
   completed: 1,
   credits_earned: 100,
+  credits_pending: 200,
   reward_credits: 100,
   welcome_credits: 50,
   monthly_cap: 20,
+  settle_days: 14,
   rewarded_this_month: 1,
   codes,
 });
@@ -70,8 +73,10 @@ const person = (overrides: Partial<ReferralView> = {}): ReferralView => ({
   code: 'ADA-2026',
   status: 'completed',
   reward_credits: 100,
+  not_eligible_reason: null,
   joined_at: '2026-11-02T10:00:00.000Z',
   completed_at: '2026-11-03T10:00:00.000Z',
+  settles_at: null,
   ...overrides,
 });
 
@@ -91,6 +96,17 @@ describe('the referrals page (signed in)', () => {
       referrals: [
         person(),
         person({ id: '00000000-0000-4000-8000-000000000002', status: 'clawed_back', reward_credits: 0 }),
+        person({
+          id: '00000000-0000-4000-8000-000000000003',
+          status: 'settling',
+          settles_at: '2026-11-17T10:00:00.000Z',
+        }),
+        person({
+          id: '00000000-0000-4000-8000-000000000004',
+          status: 'not_eligible',
+          not_eligible_reason: 'shared_card',
+          reward_credits: 0,
+        }),
       ],
     });
     renderWithApp(<ReferralsView />, { i18n });
@@ -105,8 +121,11 @@ describe('the referrals page (signed in)', () => {
 
     expect(screen.getByTestId('referral-stat-visits').textContent).toContain('1,234');
     expect(screen.getByTestId('referral-stat-creditsEarned').textContent).toContain('100');
+    expect(screen.getByTestId('referral-stat-creditsPending').textContent).toBe('Credits pending200');
     expect(screen.getByTestId('referral-terms').textContent).toBe(
-      'You get 100 credits for each friend whose first payment goes through, and they get 50. At most 20 rewarded referrals a month (1 so far this month).',
+      'You get 100 credits for each friend whose first payment goes through, and they get 50. At most 20 rewarded referrals a month (1 so far this month). ' +
+        "Credits stay pending for 14 days after your friend's first payment and can be spent after that. If the payment is refunded or disputed in that time, the pending credits are cancelled; after it, a refund takes them back. " +
+        'Friends must be separate people: no credits are paid for a friend who signs up from your address or the same address as another friend you invited, or who pays with your card or the same card as another friend.',
     );
     const rows = screen.getAllByTestId('referral-code');
     expect(rows.map((r) => r.getAttribute('data-code'))).toEqual(['SPRING', 'ADA-2026']);
@@ -117,7 +136,16 @@ describe('the referrals page (signed in)', () => {
     expect(within(people[0]!).getByText('b•••@e•••.com')).toBeTruthy();
     expect(within(people[0]!).getByText('Completed, rewarded')).toBeTruthy();
     expect(within(people[0]!).getByText('100 credits')).toBeTruthy();
-    expect(within(people[1]!).getByText('Payment refunded, reward taken back')).toBeTruthy();
+    expect(
+      within(people[1]!).getByText('Payment refunded or disputed, reward cancelled or taken back'),
+    ).toBeTruthy();
+    expect(within(people[2]!).getByTestId('referral-person-status').textContent).toBe(
+      'Paid, credits pending until Nov 17, 2026',
+    );
+    expect(within(people[3]!).getByTestId('referral-person-status').textContent).toBe(
+      'Not eligible: shared payment details with you or another friend you invited',
+    );
+    expect(within(people[3]!).getByText('0 credits')).toBeTruthy();
   });
 
   it('offers no link when no code works, and says nobody joined yet', async () => {
@@ -207,13 +235,19 @@ describe('the programme for a visitor without a session', () => {
   it('shows the rewards from the public config and a sign-up link that returns to /referrals', async () => {
     server.answer(contracts.publicConfig, {
       analytics: null,
-      referrals: { reward_credits: 150, welcome_credits: 75, monthly_cap: 10 },
+      referrals: { reward_credits: 150, welcome_credits: 75, monthly_cap: 10, settle_days: 14 },
     });
     renderWithApp(<ProgrammeIntro />, { i18n });
     const terms = await screen.findByTestId('referral-intro-terms');
     expect(terms.textContent).toContain('You get 150 credits for each friend');
     expect(terms.textContent).toContain('Your friend gets 75 credits');
     expect(terms.textContent).toContain('Up to 10 rewarded referrals a month.');
+    expect(terms.textContent).toContain(
+      'Credits stay pending for 14 days after the payment; a refund or dispute in that time cancels them.',
+    );
+    expect(terms.textContent).toContain(
+      "No credits for friends who share your address or card, or each other's.",
+    );
     expect(screen.getByRole('link', { name: 'Sign up to get your link' }).getAttribute('href')).toBe(
       '/auth?redirectToPath=%2Freferrals',
     );
