@@ -56,13 +56,15 @@ export class MfaService {
    */
   async claim(userId: string, progress: FactorProgress): Promise<MfaClaim> {
     const required = await this.required(userId);
-    return { c: progress.completed, v: requirementsMet(required, progress) };
+    return { c: progress.completed, v: requirementsMet(required, progress, this.availableFactors) };
   }
 
-  /** The enabled factors that can still complete this sign-in (empty once it is complete). */
+  /** The factors that can still complete this sign-in (empty once it is complete). */
   async pending(userId: string, progress: FactorProgress): Promise<SecondaryFactor[]> {
     const required = await this.required(userId);
-    return requirementsMet(required, progress) ? [] : factorsThatCanComplete(required, progress.first);
+    return requirementsMet(required, progress, this.availableFactors)
+      ? []
+      : factorsThatCanComplete(required, progress.first, this.availableFactors);
   }
 
   async setRequired(userId: string, factor: SecondaryFactor, on: boolean): Promise<SecondaryFactor[]> {
