@@ -166,6 +166,58 @@ describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
     expect((await call(s.access, 'GET', '/api/user/second-factors')).json()).toMatchObject({ enabled: [] });
   });
 
+  it('keeps the authenticator when a session opened before it was set up tries to turn TOTP off or remove it', async () => {
+    const address = uniqueEmail('older-session');
+    const older = await signIn(env, address);
+    const owner = await signIn(env, address);
+    const created = await call(owner.accessToken, 'POST', '/auth/totp/device', {});
+    const verified = await call(owner.accessToken, 'POST', '/auth/totp/device/verify', {
+      deviceName: 'TOTP Device 1',
+      totp: code(created.json().secret),
+    });
+    expect(verified.json()).toEqual({ status: 'OK', wasAlreadyVerified: false });
+
+    const turnOff = await call(older.accessToken, 'DELETE', '/api/user/second-factors/totp');
+    expect(turnOff.statusCode).toBe(403);
+    expect(turnOff.json()).toMatchObject({ code: 'FORBIDDEN', detail: expect.stringContaining('code') });
+    const remove = await call(older.accessToken, 'POST', '/auth/totp/device/remove', {
+      deviceName: 'TOTP Device 1',
+    });
+    expect(remove.statusCode).toBe(403);
+    expect(remove.json()).toMatchObject({
+      message: 'invalid claim',
+      claimValidationErrors: [{ id: 'st-mfa' }],
+    });
+
+    const ownerAccess = String(verified.headers['st-access-token']);
+    expect((await call(ownerAccess, 'GET', '/api/user/second-factors')).json()).toMatchObject({
+      enabled: ['totp'],
+      totpDevices: [{ name: 'TOTP Device 1', verified: true }],
+    });
+  });
+
+  it('removes the authenticator only with a fresh code from it', async () => {
+    const s = await withTotp('stale');
+    clock.advance(10 * 60_000);
+    const remove = () => call(s.access, 'POST', '/auth/totp/device/remove', { deviceName: 'TOTP Device 1' });
+    expect((await remove()).statusCode).toBe(403);
+    expect((await call(s.access, 'DELETE', '/api/user/second-factors/totp')).statusCode).toBe(403);
+    expect((await call(s.access, 'GET', '/api/user/second-factors')).json()).toMatchObject({
+      enabled: ['totp'],
+      totpDevices: [{ name: 'TOTP Device 1', verified: true }],
+    });
+
+    // The step-up: a code from the authenticator in this session, then the removal goes through.
+    const fresh = await call(s.access, 'POST', '/auth/totp/verify', { totp: code(s.secret) });
+    expect(fresh.json()).toEqual({ status: 'OK' });
+    s.access = String(fresh.headers['st-access-token']);
+    expect((await remove()).json()).toEqual({ status: 'OK', didDeviceExist: true });
+    expect((await call(s.access, 'GET', '/api/user/second-factors')).json()).toMatchObject({
+      enabled: [],
+      totpDevices: [],
+    });
+  });
+
   it('turns the email second factor on from the account page; a sign-in by email sets up another kind instead', async () => {
     const s = await signIn(env, uniqueEmail('otp'));
     const address = (s.body.user as { emails: string[] }).emails[0]!;
