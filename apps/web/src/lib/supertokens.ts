@@ -256,10 +256,28 @@ export async function setUpFactor(factorId: string, navigate: (to: string) => vo
   });
 }
 
-/** Removes every authenticator-app device, which turns TOTP off for the user. */
-export async function removeTotpDevices(): Promise<void> {
+/**
+ * Removes every authenticator-app device, which turns TOTP off for the user; true when done. The server
+ * lets only a session that entered a code from the app in the last few minutes take it away (a 403
+ * `st-mfa` otherwise), so on that refusal the prebuilt code screen opens as a step-up, comes back here,
+ * and false is returned: the person turns it off again with the fresh code behind them.
+ */
+export async function removeTotpDevices(navigate: (to: string) => void): Promise<boolean> {
   const { devices } = await TOTP.listDevices();
-  for (const device of devices) await TOTP.removeDevice({ deviceName: device.name });
+  try {
+    for (const device of devices) await TOTP.removeDevice({ deviceName: device.name });
+  } catch (err) {
+    // The SDK throws the fetch Response of a non-2xx answer.
+    if (!(err instanceof Response) || err.status !== 403) throw err;
+    await MultiFactorAuth.redirectToFactor({
+      factorId: 'totp',
+      stepUp: true,
+      redirectBack: true,
+      navigate: { push: navigate, goBack: () => window.history.back() },
+    });
+    return false;
+  }
+  return true;
 }
 
 /** What adding a passkey came to: done, or why not (the account page explains each). */

@@ -4,7 +4,8 @@ import { authSessions } from './auth-sessions.ts';
 /**
  * Every refresh token a session was given, stored as its sha256. A token is spent by one refresh
  * (`rotated_at` set, `child_hash` names its successor); presenting a spent token again is theft unless
- * it falls in the short grace window for a lost response.
+ * it falls in the short grace window for a lost response. A successor that such a retry replaced is
+ * spent with no `child_hash`, so presenting it is theft.
  */
 export const authRefreshTokens = pgTable(
   'auth_refresh_tokens',

@@ -68,6 +68,21 @@ describe(`sign-in abuse limits on ${testDb}`, () => {
     );
   });
 
+  it('counts IPv6 callers by their /64, as the product limits do', async () => {
+    // Eight codes from addresses all over one /64 use up that network's budget…
+    for (let i = 0; i < 8; i++) {
+      const ip = `2001:db8:aa:1:${i.toString(16)}::${i + 1}`;
+      expect((await createCode(env.app, { email: uniqueEmail(`v6-${i}`) }, from(ip))).body.status).toBe('OK');
+    }
+    expect(
+      (await createCode(env.app, { email: uniqueEmail('v6-over') }, from('2001:db8:aa:1:ffff::9'))).body,
+    ).toEqual(LIMITED);
+    // …and the next /64 has a budget of its own.
+    expect(
+      (await createCode(env.app, { email: uniqueEmail('v6-next') }, from('2001:db8:aa:2::1'))).body.status,
+    ).toBe('OK');
+  });
+
   it('limits code guesses per login attempt even across IPs', async () => {
     const address = uniqueEmail('guess');
     const { body } = await createCode(env.app, { email: address }, from('10.1.0.1'));

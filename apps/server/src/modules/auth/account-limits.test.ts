@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testDb, useTestEnv } from '../../../test/harness.ts';
 import {
+  authOf,
   consume,
   createCode,
   latestMail,
@@ -111,6 +112,56 @@ describe(`wrong sign-in codes per account on ${testDb}`, () => {
     clock.advance(86_400_000);
     const tomorrow = await start(address);
     expect((await tomorrow.attempt(tomorrow.code)).body).toMatchObject({ status: 'OK' });
+  });
+});
+
+/**
+ * Wrong codes sent all at once are counted as they are taken, not after they are checked: however many
+ * arrive together, no more than the limits allow are ever compared with the code. Counted by the
+ * answers' shapes (a checked code is an FDI code error, a refused one the GENERAL_ERROR with the wait).
+ */
+describe.each([
+  { limit: 'the doubling wait', perDay: '1000', backoffAfter: '3', checked: 4 },
+  { limit: 'the daily cap', perDay: '3', backoffAfter: '1000', checked: 3 },
+])(`wrong codes sent at once, against $limit, on ${testDb}`, ({ perDay, backoffAfter, checked }) => {
+  const env = useTestEnv({
+    workers: false,
+    env: {
+      AUTH_RATE_LIMIT_PER_CONTACT: '1000',
+      AUTH_RATE_LIMIT_PER_IP: '1000',
+      AUTH_CODE_GUESSES_PER_DAY: perDay,
+      AUTH_CODE_BACKOFF_AFTER: backoffAfter,
+      // Far longer than the burst takes on a slow machine, so no wait runs out in the middle of it.
+      AUTH_CODE_BACKOFF_BASE_SECONDS: '3600',
+    },
+  });
+
+  it(`checks ${checked} of 50 wrong codes sent together and refuses the rest`, async () => {
+    const address = uniqueEmail('burst');
+    // Ten open sign-in attempts, five wrong codes each: the per-attempt cap (5) is never what stops them.
+    const flows = [];
+    for (let n = 0; n < 10; n++) flows.push((await createCode(env.app, { email: address })).body);
+    const codes = new Set(
+      authOf(env)
+        .mailbox!.list({ to: address })
+        .map((m) => m.code),
+    );
+    const wrong = ['000000', '111111', '222222'].find((c) => !codes.has(c))!;
+    const answers = await Promise.all(
+      flows.flatMap((flow) =>
+        Array.from({ length: 5 }, () =>
+          consume(env.app, {
+            userInputCode: wrong,
+            deviceId: flow.deviceId,
+            preAuthSessionId: flow.preAuthSessionId,
+          }),
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.res.statusCode)).toEqual(Array(50).fill(200));
+    const statuses = answers.map((a) => a.body.status);
+    expect(statuses.filter((s) => s === 'INCORRECT_USER_INPUT_CODE_ERROR')).toHaveLength(checked);
+    expect(statuses.filter((s) => s === 'GENERAL_ERROR')).toHaveLength(50 - checked);
   });
 });
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { route } from '../../http/route.ts';
 import type { AuthModule } from './auth.module.ts';
+import { factorProgress } from './claims.ts';
 
 /** Account-page endpoints of the sign-in layer: second factors and signing out everywhere. */
 export function accountRoutes(app: FastifyInstance, auth: AuthModule): void {
@@ -56,7 +57,18 @@ export function accountRoutes(app: FastifyInstance, auth: AuthModule): void {
     app,
     contracts.disableSecondFactor,
     async (request) => {
-      await auth.mfa.setRequired(request.user.id, request.params.factorId, false);
+      const factor: SecondFactorId = request.params.factorId;
+      if (factor === 'totp' && (await auth.mfa.required(request.user.id)).includes('totp')) {
+        // Turning the authenticator off takes the authenticator: a code from it entered in this session just now.
+        const enteredAt = factorProgress(request.session!.payload).completed.totp;
+        if (!(await auth.mfa.totpFreshlyEntered(request.user.id, enteredAt))) {
+          throw new AppError(
+            'FORBIDDEN',
+            'To turn off the authenticator app, first enter a current code from it, then try again.',
+          );
+        }
+      }
+      await auth.mfa.setRequired(request.user.id, factor, false);
       return state(request.user.id);
     },
     guard,

@@ -13,6 +13,10 @@ export type GuessRefusal = { reason: 'daily-cap' | 'backoff'; retryAfterSeconds:
  * after `backoffAfter` wrong codes in a row each further one doubles the wait before the next try is
  * accepted. Counted in the shared RateLimiter table, so every API process sees the same numbers. A
  * correct code ends the streak (not the daily count, which an attacker must not be able to reset).
+ *
+ * A try is counted as wrong when it is taken, before the code is compared, and given back when the code
+ * was right: deciding and counting happen together under the account's lock, so codes sent at once are
+ * counted one after another and no more than the limits allow are ever compared.
  */
 export class CodeGuessLimits {
   constructor(
@@ -21,37 +25,46 @@ export class CodeGuessLimits {
     private readonly settings: AuthConfig['rateLimit'],
   ) {}
 
-  /** Why a code for `contact` may not be tried now, or undefined when it may. */
-  async refusal(contact: string): Promise<GuessRefusal | undefined> {
+  /** Takes one try at a code for `contact`: why it is refused, or undefined once it is counted. */
+  async take(contact: string): Promise<GuessRefusal | undefined> {
+    const k = keys(contact);
+    return this.limiter.serialised(`pl:guess:${contact}`, async (limiter) => {
+      const refused = await this.refusal(limiter, k);
+      if (refused) return refused;
+      await limiter.hit(k.day, Number.MAX_SAFE_INTEGER, DAY_SECONDS);
+      await limiter.hit(k.streak, Number.MAX_SAFE_INTEGER, DAY_SECONDS);
+      await limiter.stamp(k.last);
+      return undefined;
+    });
+  }
+
+  /** The code of a taken try was right: the try is given back and the streak ends. */
+  async succeeded(contact: string): Promise<void> {
+    const k = keys(contact);
+    await this.limiter.serialised(`pl:guess:${contact}`, async (limiter) => {
+      await limiter.giveBack(k.day);
+      await limiter.reset(k.streak, k.last);
+    });
+  }
+
+  private async refusal(limiter: RateLimiter, k: ReturnType<typeof keys>): Promise<GuessRefusal | undefined> {
     const now = this.clock.now();
-    const day = await this.limiter.peek(keys(contact).day, DAY_SECONDS);
+    const day = await limiter.peek(k.day, DAY_SECONDS);
     if (day.count >= this.settings.codeGuessesPerDay) {
       return {
         reason: 'daily-cap',
         retryAfterSeconds: secondsUntil(day.windowStart + DAY_SECONDS * 1000, now),
       };
     }
-    const streak = (await this.limiter.peek(keys(contact).streak, DAY_SECONDS)).count;
+    const streak = (await limiter.peek(k.streak, DAY_SECONDS)).count;
     const beyond = streak - this.settings.backoffAfter;
     if (beyond <= 0) return undefined;
     const waitSeconds = Math.min(this.settings.backoffBaseSeconds * 2 ** (beyond - 1), MAX_BACKOFF_SECONDS);
-    const last = await this.limiter.peek(keys(contact).last, DAY_SECONDS);
+    const last = await limiter.peek(k.last, DAY_SECONDS);
     const until = last.windowStart + waitSeconds * 1000;
     return last.count > 0 && until > now
       ? { reason: 'backoff', retryAfterSeconds: secondsUntil(until, now) }
       : undefined;
-  }
-
-  async failed(contact: string): Promise<void> {
-    const k = keys(contact);
-    await this.limiter.hit(k.day, Number.MAX_SAFE_INTEGER, DAY_SECONDS);
-    await this.limiter.hit(k.streak, Number.MAX_SAFE_INTEGER, DAY_SECONDS);
-    await this.limiter.stamp(k.last);
-  }
-
-  async succeeded(contact: string): Promise<void> {
-    const k = keys(contact);
-    await this.limiter.reset(k.streak, k.last);
   }
 }
 

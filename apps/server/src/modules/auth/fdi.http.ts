@@ -130,6 +130,3 @@ export function sendTokens(
 ): void {
   writeSessionTokens(reply, mode, tokens, auth.cookies, auth.clock.now());
 }
-
-/** The caller's address for per-IP limits (Fastify's `trustProxy` already applied). */
-export const clientIp = (request: FastifyRequest) => request.ip;

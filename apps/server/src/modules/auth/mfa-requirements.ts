@@ -1,8 +1,9 @@
 /**
- * Which enabled second factors can complete a sign-in, given how it started. A factor used to sign in
- * never satisfies the second-factor requirement of the same sign-in: an email code or magic link
- * reaches the same inbox as the `otp-email` factor (likewise SMS and `otp-phone`), so counting it
- * would let one inbox pass both steps. See docs/decisions.md, "A second factor is a second factor".
+ * Which second factors can complete a sign-in, given how it started. A factor on the first factor's
+ * channel never satisfies the second-factor requirement of the same sign-in: an email code or magic link
+ * reaches the same inbox as the `otp-email` factor (likewise SMS and `otp-phone`), so counting it, or a
+ * fresh code to the same inbox, would let one inbox pass both steps. See docs/decisions.md, "A second
+ * factor is a second factor".
  */
 
 /** How far a sign-in got: `c` of `st-mfa`, the first factor, and the factors completed in the MFA step. */
@@ -10,7 +11,7 @@ export interface FactorProgress {
   completed: Record<string, number>;
   /** The factor that signed the session in (`otp-email`, `link-email`, `thirdparty`, …). */
   first: string | undefined;
-  /** Factors completed after sign-in, in the MFA step (only these count when on the first factor's channel). */
+  /** Factors completed after sign-in, in the MFA step. */
   second: string[];
 }
 
@@ -31,20 +32,28 @@ export function sameChannelAsFirst(factor: string, first: string | undefined): b
 }
 
 /**
- * The enabled factors this sign-in may complete. Factors on the first factor's channel are left out
- * while another one is enabled (authenticator + email code, signed in by email: only the authenticator
- * will do). When the only enabled factors share the first factor's channel, they stay, and only a
- * fresh completion in the MFA step counts (a new code sent by the MFA page).
+ * The factors this sign-in may complete: the enabled ones off the first factor's channel (authenticator +
+ * email code, signed in by email: only the authenticator will do). When every enabled factor is on that
+ * channel, another code from the same inbox proves nothing more, so none of them is offered; instead any
+ * available factor off the channel will do, set up in the MFA step if need be (an authenticator app or a
+ * passkey), so the account gains a second secret rather than a second email.
  */
-export function factorsThatCanComplete<F extends string>(required: F[], first: string | undefined): F[] {
+export function factorsThatCanComplete<F extends string>(
+  required: F[],
+  first: string | undefined,
+  available: readonly F[],
+): F[] {
   const others = required.filter((f) => !sameChannelAsFirst(f, first));
-  return others.length > 0 ? others : required;
+  if (others.length > 0 || required.length === 0) return others;
+  return available.filter((f) => !sameChannelAsFirst(f, first));
 }
 
-/** True when nothing is required or one usable factor was completed in a way that counts. */
-export function requirementsMet(required: string[], progress: FactorProgress): boolean {
+/** True when nothing is required or one factor that can complete this sign-in was completed. */
+export function requirementsMet(
+  required: string[],
+  progress: FactorProgress,
+  available: readonly string[],
+): boolean {
   if (required.length === 0) return true;
-  return factorsThatCanComplete(required, progress.first).some(
-    (f) => f in progress.completed && (!sameChannelAsFirst(f, progress.first) || progress.second.includes(f)),
-  );
+  return factorsThatCanComplete(required, progress.first, available).some((f) => f in progress.completed);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AuthModule } from './auth.module.ts';
-import { MFA_CLAIM } from './claims.ts';
+import { factorProgress, MFA_CLAIM } from './claims.ts';
 import { parseBody, plainRoute, sendTokens, sessionOf } from './fdi.http.ts';
 import { invalidClaim } from './session.errors.ts';
 import { assertMaySetUp, completeFactorInSession, mfaState } from './sign-in.ts';
@@ -83,10 +83,15 @@ export function mfaRoutes(app: FastifyInstance, auth: AuthModule): void {
     const body = parseBody(RemoveBody, request.body);
     const verified = await auth.mfa.deviceVerified(session.userId, body.deviceName);
     if (verified) {
-      // Removing a working authenticator needs a fully signed-in session.
+      // Removing a working authenticator needs a fully signed-in session that entered a code from it
+      // just now (the SDK's step-up: `/totp/verify`, then the removal).
       const state = await mfaState(auth, session);
       if (!state?.claim.v) {
         throw invalidClaim([{ id: MFA_CLAIM, reason: 'not all required factors have been completed' }]);
+      }
+      const enteredAt = factorProgress(session.payload).completed.totp;
+      if (!(await auth.mfa.totpFreshlyEntered(session.userId, enteredAt, body.deviceName))) {
+        throw invalidClaim([{ id: MFA_CLAIM, reason: 'enter a current code from this authenticator first' }]);
       }
     }
     const removed = await auth.mfa.removeDevice(session.userId, body.deviceName);

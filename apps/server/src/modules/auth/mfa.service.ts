@@ -15,6 +15,12 @@ const TOTP_DIGITS = 6;
 export const TOTP_MAX_ATTEMPTS = 5;
 const TOTP_COOLDOWN_MS = 900_000;
 const ISSUER = 'Lumina';
+/**
+ * How recently this session must have entered a TOTP code to turn TOTP off or remove a device (the window
+ * SuperTokens' step-up examples use): a session left open, or one opened before the authenticator
+ * existed, must show the authenticator again before it can take it away.
+ */
+export const TOTP_STEP_UP_MS = 5 * 60_000;
 
 export type TotpCheck =
   | { status: 'OK'; deviceName: string; wasAlreadyVerified: boolean }
@@ -56,13 +62,15 @@ export class MfaService {
    */
   async claim(userId: string, progress: FactorProgress): Promise<MfaClaim> {
     const required = await this.required(userId);
-    return { c: progress.completed, v: requirementsMet(required, progress) };
+    return { c: progress.completed, v: requirementsMet(required, progress, this.availableFactors) };
   }
 
-  /** The enabled factors that can still complete this sign-in (empty once it is complete). */
+  /** The factors that can still complete this sign-in (empty once it is complete). */
   async pending(userId: string, progress: FactorProgress): Promise<SecondaryFactor[]> {
     const required = await this.required(userId);
-    return requirementsMet(required, progress) ? [] : factorsThatCanComplete(required, progress.first);
+    return requirementsMet(required, progress, this.availableFactors)
+      ? []
+      : factorsThatCanComplete(required, progress.first, this.availableFactors);
   }
 
   async setRequired(userId: string, factor: SecondaryFactor, on: boolean): Promise<SecondaryFactor[]> {
@@ -125,6 +133,22 @@ export class MfaService {
       await this.setRequired(userId, 'totp', false);
     }
     return { existed: !!removed, wasVerified: removed?.verified ?? false };
+  }
+
+  /**
+   * True when a TOTP code entered in this session at `completedAtSeconds` (`st-mfa.c.totp`) may take
+   * TOTP away: entered within the step-up window, and after the device named (or, with no name, every
+   * verified device) existed, so a session from before the authenticator never counts.
+   */
+  async totpFreshlyEntered(userId: string, completedAtSeconds: number | undefined, deviceName?: string) {
+    if (completedAtSeconds === undefined) return false;
+    const completedAtMs = completedAtSeconds * 1000;
+    if (this.clock.now() - completedAtMs > TOTP_STEP_UP_MS) return false;
+    const devices = (await repo.totpDevicesOf(this.db, userId)).filter((d) =>
+      deviceName ? d.name === deviceName : d.verified,
+    );
+    // `c` holds whole seconds, so the device's creation time is compared at that precision.
+    return devices.every((d) => Math.floor(d.createdAt.getTime() / 1000) <= completedAtSeconds);
   }
 
   async deviceVerified(userId: string, name: string): Promise<boolean | undefined> {

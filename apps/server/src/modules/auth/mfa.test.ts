@@ -166,7 +166,59 @@ describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
     expect((await call(s.access, 'GET', '/api/user/second-factors')).json()).toMatchObject({ enabled: [] });
   });
 
-  it('turns the email second factor on from the account page and asks for the emailed code at sign-in', async () => {
+  it('keeps the authenticator when a session opened before it was set up tries to turn TOTP off or remove it', async () => {
+    const address = uniqueEmail('older-session');
+    const older = await signIn(env, address);
+    const owner = await signIn(env, address);
+    const created = await call(owner.accessToken, 'POST', '/auth/totp/device', {});
+    const verified = await call(owner.accessToken, 'POST', '/auth/totp/device/verify', {
+      deviceName: 'TOTP Device 1',
+      totp: code(created.json().secret),
+    });
+    expect(verified.json()).toEqual({ status: 'OK', wasAlreadyVerified: false });
+
+    const turnOff = await call(older.accessToken, 'DELETE', '/api/user/second-factors/totp');
+    expect(turnOff.statusCode).toBe(403);
+    expect(turnOff.json()).toMatchObject({ code: 'FORBIDDEN', detail: expect.stringContaining('code') });
+    const remove = await call(older.accessToken, 'POST', '/auth/totp/device/remove', {
+      deviceName: 'TOTP Device 1',
+    });
+    expect(remove.statusCode).toBe(403);
+    expect(remove.json()).toMatchObject({
+      message: 'invalid claim',
+      claimValidationErrors: [{ id: 'st-mfa' }],
+    });
+
+    const ownerAccess = String(verified.headers['st-access-token']);
+    expect((await call(ownerAccess, 'GET', '/api/user/second-factors')).json()).toMatchObject({
+      enabled: ['totp'],
+      totpDevices: [{ name: 'TOTP Device 1', verified: true }],
+    });
+  });
+
+  it('removes the authenticator only with a fresh code from it', async () => {
+    const s = await withTotp('stale');
+    clock.advance(10 * 60_000);
+    const remove = () => call(s.access, 'POST', '/auth/totp/device/remove', { deviceName: 'TOTP Device 1' });
+    expect((await remove()).statusCode).toBe(403);
+    expect((await call(s.access, 'DELETE', '/api/user/second-factors/totp')).statusCode).toBe(403);
+    expect((await call(s.access, 'GET', '/api/user/second-factors')).json()).toMatchObject({
+      enabled: ['totp'],
+      totpDevices: [{ name: 'TOTP Device 1', verified: true }],
+    });
+
+    // The step-up: a code from the authenticator in this session, then the removal goes through.
+    const fresh = await call(s.access, 'POST', '/auth/totp/verify', { totp: code(s.secret) });
+    expect(fresh.json()).toEqual({ status: 'OK' });
+    s.access = String(fresh.headers['st-access-token']);
+    expect((await remove()).json()).toEqual({ status: 'OK', didDeviceExist: true });
+    expect((await call(s.access, 'GET', '/api/user/second-factors')).json()).toMatchObject({
+      enabled: [],
+      totpDevices: [],
+    });
+  });
+
+  it('turns the email second factor on from the account page; a sign-in by email sets up another kind instead', async () => {
     const s = await signIn(env, uniqueEmail('otp'));
     const address = (s.body.user as { emails: string[] }).emails[0]!;
     const enableTotp = await call(s.accessToken, 'PUT', '/api/user/second-factors/totp');
@@ -175,7 +227,8 @@ describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
     const enabled = await call(s.accessToken, 'PUT', '/api/user/second-factors/otp-email');
     expect(enabled.json()).toMatchObject({ enabled: ['otp-email'] });
 
-    // A sign-in by magic link now also needs the emailed code (otp-email is a different factor from link-email).
+    // A sign-in by magic link is not complete, but another code to the same inbox is not offered as the
+    // second factor: an authenticator app or a passkey is set up instead.
     await createCode(env.app, { email: address });
     const link = new URL(latestMail(env, address).link!);
     const first = await consume(env.app, {
@@ -188,8 +241,7 @@ describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
     });
     const info = await call(token, 'PUT', '/auth/mfa/info', {});
     expect(info.json()).toMatchObject({
-      factors: { next: ['otp-email'] },
-      emails: { 'otp-email': [address] },
+      factors: { next: ['totp', 'webauthn'], allowedToSetup: ['totp', 'webauthn'] },
     });
 
     const auth = { authorization: `Bearer ${token}` };
@@ -198,7 +250,6 @@ describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
       { email: address, shouldTryLinkingWithSessionUser: true },
       { headers: auth },
     );
-    expect(started.body.flowType).toBe('USER_INPUT_CODE');
     // Adding a brand-new address while the sign-in is incomplete is refused (403 claim error).
     const newAddress = await createCode(
       env.app,
@@ -206,17 +257,26 @@ describe(`multi-factor sign-in and TOTP on ${testDb}`, () => {
       { headers: auth },
     );
     expect(newAddress.res.statusCode).toBe(403);
-    const done = await consumeMailedCode(env, address, started, { link: true, headers: auth });
-    expect(done.body.status).toBe('OK');
-    expect(decodeFrontToken(String(done.res.headers['front-token'])).up['st-mfa']).toMatchObject({ v: true });
-    expect((await getUser(env.app, String(done.res.headers['st-access-token']))).statusCode).toBe(200);
+    const emailed = await consumeMailedCode(env, address, started, { link: true, headers: auth });
+    expect(emailed.body.status).toBe('OK');
+    const emailedToken = String(emailed.res.headers['st-access-token']);
+    expect(decodeFrontToken(String(emailed.res.headers['front-token'])).up['st-mfa']).toMatchObject({
+      v: false,
+    });
+    expect((await getUser(env.app, emailedToken)).statusCode).toBe(403);
 
-    const disabled = await call(
-      String(done.res.headers['st-access-token']),
-      'DELETE',
-      '/api/user/second-factors/otp-email',
-    );
-    expect(disabled.json()).toMatchObject({ enabled: [] });
+    const created = await call(emailedToken, 'POST', '/auth/totp/device', {});
+    const verified = await call(emailedToken, 'POST', '/auth/totp/device/verify', {
+      deviceName: created.json().deviceName,
+      totp: code(created.json().secret),
+    });
+    expect(verified.json()).toEqual({ status: 'OK', wasAlreadyVerified: false });
+    expect(decodeFrontToken(String(verified.headers['front-token'])).up['st-mfa']).toMatchObject({ v: true });
+    const done = String(verified.headers['st-access-token']);
+    expect((await getUser(env.app, done)).statusCode).toBe(200);
+
+    const disabled = await call(done, 'DELETE', '/api/user/second-factors/otp-email');
+    expect(disabled.json()).toMatchObject({ enabled: ['totp'] });
   });
 
   it('signs out of every device from the account page', async () => {

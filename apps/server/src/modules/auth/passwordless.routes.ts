@@ -1,23 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AuthModule } from './auth.module.ts';
-import {
-  clientIp,
-  emailParam,
-  FdiBadRequest,
-  parseBody,
-  sessionOf,
-  tenantOf,
-  tenantRoute,
-} from './fdi.http.ts';
+import { clientAddress } from '../limits/client-address.ts';
+import { emailParam, FdiBadRequest, parseBody, sessionOf, tenantOf, tenantRoute } from './fdi.http.ts';
 import { canonicalEmail } from './email-address.ts';
 import { normalisePhone, type FlowType } from './passwordless.service.ts';
 import {
   assertMaySetUp,
-  checkCodeGuesses,
   checkLimits,
   completeFactorInSession,
   completeSignIn,
+  takeCodeGuess,
 } from './sign-in.ts';
 
 const CreateCodeBody = z.object({
@@ -84,7 +77,7 @@ export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void
     const phoneNumber = kind === 'phone' ? normalisePhone(body.phoneNumber) : undefined;
     if (!email && !phoneNumber) return { status: 'GENERAL_ERROR', message: 'Phone number is invalid' };
     const limited = await checkLimits(auth, reply, [
-      { key: `pl:ip:${clientIp(request)}`, max: limits.perIp },
+      { key: `pl:ip:${clientAddress(request)}`, max: limits.perIp },
       { key: `pl:contact:${email ?? phoneNumber}`, max: limits.perContact },
     ]);
     if (limited) return limited;
@@ -111,7 +104,7 @@ export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void
     const body = parseBody(ResendBody, request.body);
     const contact = await auth.passwordless.deviceContact(body.preAuthSessionId);
     const limited = await checkLimits(auth, reply, [
-      { key: `pl:ip:${clientIp(request)}`, max: limits.perIp },
+      { key: `pl:ip:${clientAddress(request)}`, max: limits.perIp },
       ...(contact ? [{ key: `pl:contact:${contact}`, max: limits.perContact }] : []),
     ]);
     if (limited) return limited;
@@ -127,7 +120,7 @@ export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void
     const tenant = tenantOf(auth, request);
     const body = parseBody(ConsumeBody, request.body);
     const limited = await checkLimits(auth, reply, [
-      { key: `pl:consume-ip:${clientIp(request)}`, max: limits.perIp },
+      { key: `pl:consume-ip:${clientAddress(request)}`, max: limits.perIp },
       { key: `pl:consume:${body.preAuthSessionId}`, max: limits.perContact },
     ]);
     if (limited) return limited;
@@ -139,14 +132,11 @@ export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void
     const guessedFor =
       'userInputCode' in body ? await auth.passwordless.deviceContact(body.preAuthSessionId) : undefined;
     if (guessedFor) {
-      const refused = await checkCodeGuesses(auth, reply, guessedFor);
+      const refused = await takeCodeGuess(auth, reply, guessedFor);
       if (refused) return refused;
     }
     const result = await auth.passwordless.consume(tenant.id, body);
-    if (guessedFor) {
-      if (result.status === 'OK') await auth.codeGuesses.succeeded(guessedFor);
-      else await auth.codeGuesses.failed(guessedFor);
-    }
+    if (guessedFor && result.status === 'OK') await auth.codeGuesses.succeeded(guessedFor);
     if (result.status !== 'OK') return result;
     const contact = {
       email: result.contact.email ?? undefined,
@@ -189,7 +179,7 @@ export function passwordlessRoutes(app: FastifyInstance, auth: AuthModule): void
       const tenant = tenantOf(auth, request);
       const contact = normalise((request.query as Record<string, unknown>)[field]);
       if (!contact) throw new FdiBadRequest(`Please provide the ${field} as a GET param`);
-      const limited = await checkLimits(auth, reply, existsLimits(clientIp(request), contact));
+      const limited = await checkLimits(auth, reply, existsLimits(clientAddress(request), contact));
       if (limited) return limited;
       const method = await auth.users.passwordlessMethod({ [field]: contact });
       return { status: 'OK', exists: !!method && method.tenantIds.includes(tenant.id) };

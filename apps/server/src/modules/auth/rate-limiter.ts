@@ -1,10 +1,12 @@
-import type { Database } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import {
   countHitInWindow,
   deleteCounters,
   deleteCountersStartedBefore,
   findCounter,
+  lockCounters,
   stampCounter,
+  takeBackHit,
 } from '../limits/rate-limits.repository.ts';
 import type { Clock } from '../../clock.ts';
 
@@ -16,9 +18,21 @@ export class RateLimiter {
   private hits = 0;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: DbOrTx,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * Runs `work` in one transaction holding `lock`, with a limiter on that transaction: whoever else runs
+   * under the same lock (any process) waits, so a decision read from the counters is still true when
+   * the counters are written.
+   */
+  async serialised<T>(lock: string, work: (limiter: RateLimiter) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await lockCounters(tx, lock);
+      return work(new RateLimiter(tx, this.clock));
+    });
+  }
 
   /** Counts a hit on `key`; `allowed` is false once more than `max` hits fall in the current window. */
   async hit(
@@ -47,6 +61,11 @@ export class RateLimiter {
   /** Records "last seen now" on `key` (its window starts again at every stamp). */
   async stamp(key: string): Promise<void> {
     await stampCounter(this.db, key, new Date(this.clock.now()));
+  }
+
+  /** Takes one hit back from `key`'s current count (a try that turned out not to count). */
+  async giveBack(key: string): Promise<void> {
+    await takeBackHit(this.db, key);
   }
 
   async reset(...keys: string[]): Promise<void> {

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { AUTH_BASE_PATH, type AuthModule } from './auth.module.ts';
-import { clientIp, FdiBadRequest } from './fdi.http.ts';
+import { clientAddress } from '../limits/client-address.ts';
+import { FdiBadRequest } from './fdi.http.ts';
 import { RATE_LIMITED_MESSAGE } from './sign-in.ts';
 import type { SamlSignIn } from './saml.service.ts';
 
@@ -63,7 +64,7 @@ export function samlRoutes(app: FastifyInstance, auth: AuthModule): void {
     }
     // Each start stores a row: limited per IP like the other sign-in starts (AUTH_RATE_LIMIT_PER_IP).
     const { perIp, windowSeconds } = config.auth.rateLimit;
-    const limit = await auth.rateLimiter.hit(`saml-login:ip:${clientIp(request)}`, perIp, windowSeconds);
+    const limit = await auth.rateLimiter.hit(`saml-login:ip:${clientAddress(request)}`, perIp, windowSeconds);
     if (!limit.allowed) {
       return reply
         .code(429)

@@ -81,6 +81,10 @@ export async function markRefreshTokenRotated(db: DbOrTx, tokenHash: string, chi
     .where(eq(authRefreshTokens.tokenHash, tokenHash));
 }
 
-export async function deleteRefreshToken(db: DbOrTx, tokenHash: string) {
-  await db.delete(authRefreshTokens).where(eq(authRefreshTokens.tokenHash, tokenHash));
+/** Spends a token without a successor, so presenting it later reads as theft (see SessionService.refresh). */
+export async function retireRefreshToken(db: DbOrTx, tokenHash: string, at: Date) {
+  await db
+    .update(authRefreshTokens)
+    .set({ rotatedAt: at, childHash: null })
+    .where(eq(authRefreshTokens.tokenHash, tokenHash));
 }

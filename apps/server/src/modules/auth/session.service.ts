@@ -69,7 +69,8 @@ const VERIFIED_TOKEN_TTL_MS = 60_000;
 /**
  * Sessions: JWT access tokens signed with the rotating keys, opaque refresh tokens stored as sha256 and
  * rotated on every refresh. A spent refresh token presented again (outside the short grace window for a
- * lost response) is treated as theft: the whole session is revoked.
+ * lost response) is treated as theft: the whole session is revoked. A retry within the window retires the
+ * successor it replaces, and presenting a retired successor is theft as well.
  */
 export class SessionService {
   /** Session rows recently read by `verify`; concurrent misses for one handle share one query. */
@@ -208,6 +209,8 @@ export class SessionService {
       if (!checkAntiCsrf(session.antiCsrfToken)) return { kind: 'unknown' as const };
       if (token.rotatedAt) {
         // Spent. A retry of a refresh whose response got lost is allowed briefly, while the successor is unused.
+        // A token retired with no successor is one such replaced successor: whoever presents it is not the
+        // one holding the replacement, so that is theft too (a replay can never sign the owner out alone).
         const child = token.childHash ? await repo.findRefreshToken(tx, token.childHash) : undefined;
         const withinGrace =
           now - token.rotatedAt.getTime() <= this.options.refreshTokenReuseGraceSeconds * 1000;
@@ -215,7 +218,7 @@ export class SessionService {
           await repo.revokeSession(tx, session.handle, 'token-theft', new Date(now));
           return { kind: 'theft' as const, handle: session.handle };
         }
-        await repo.deleteRefreshToken(tx, child.tokenHash);
+        await repo.retireRefreshToken(tx, child.tokenHash, new Date(now));
       }
       await repo.insertRefreshToken(tx, {
         tokenHash: nextHash,

@@ -170,11 +170,34 @@ describe(`sessions (header mode) on ${testDb}`, () => {
     expect(lost.statusCode).toBe(200);
     const retry = await refresh(env.app, s.refreshToken);
     expect(retry.statusCode).toBe(200);
-    // The lost successor was replaced and no longer works.
-    expect((await refresh(env.app, String(lost.headers['st-refresh-token']))).statusCode).toBe(401);
+    const retried = String(retry.headers['st-refresh-token']);
+    expect((await getUser(env.app, String(retry.headers['st-access-token']))).statusCode).toBe(200);
     clock.advance(6_000);
     const late = await refresh(env.app, s.refreshToken);
     expect(late.json()).toEqual({ message: 'token theft detected' });
+    expect((await refresh(env.app, retried)).statusCode).toBe(401);
+  });
+
+  it('never lets a replay within the grace window keep the session while its owner is signed out', async () => {
+    const owner = await signIn(env, uniqueEmail('replay'));
+    const stolen = owner.refreshToken;
+    const ownerRefresh = await refresh(env.app, stolen);
+    expect(ownerRefresh.statusCode).toBe(200);
+
+    // Within the grace window the spent token still answers (it may be a lost response)…
+    const replay = await refresh(env.app, stolen);
+    expect(replay.statusCode).toBe(200);
+    const replayAccess = String(replay.headers['st-access-token']);
+    const replayRefresh = String(replay.headers['st-refresh-token']);
+    expect((await getUser(env.app, replayAccess)).statusCode).toBe(200);
+
+    // …but the owner's successor it replaced is theft when it turns up: the session ends for both.
+    const ownerNext = await refresh(env.app, String(ownerRefresh.headers['st-refresh-token']));
+    expect(ownerNext.statusCode).toBe(401);
+    expect(ownerNext.json()).toEqual({ message: 'token theft detected' });
+    expect(ownerNext.headers['front-token']).toBe('remove');
+    expect((await getUser(env.app, replayAccess)).statusCode).toBe(401);
+    expect((await refresh(env.app, replayRefresh)).statusCode).toBe(401);
   });
 
   it('answers an expired access token with 401 "try refresh token", and refresh brings it back', async () => {

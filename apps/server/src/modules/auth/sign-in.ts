@@ -87,9 +87,12 @@ export function limitedBody(reply: FastifyReply, message: string, retryAfterSeco
   return { status: 'GENERAL_ERROR' as const, message, detail: message };
 }
 
-/** Applies the per-account limits on wrong codes (code-guesses.ts); the body to send when refused. */
-export async function checkCodeGuesses(auth: AuthModule, reply: FastifyReply, contact: string) {
-  const refused = await auth.codeGuesses.refusal(contact);
+/**
+ * Takes one try at a code under the per-account limits on wrong codes (code-guesses.ts); the body to
+ * send when refused. A taken try counts as wrong until `auth.codeGuesses.succeeded` gives it back.
+ */
+export async function takeCodeGuess(auth: AuthModule, reply: FastifyReply, contact: string) {
+  const refused = await auth.codeGuesses.take(contact);
   if (!refused) return undefined;
   const message =
     refused.reason === 'daily-cap'

@@ -3,16 +3,9 @@ import { z } from 'zod';
 import type { AuthModule } from './auth.module.ts';
 import { AUTH_BASE_PATH } from './auth.module.ts';
 import { MFA_CLAIM } from './claims.ts';
+import { clientAddress } from '../limits/client-address.ts';
 import { canonicalEmail } from './email-address.ts';
-import {
-  clientIp,
-  emailParam,
-  FdiBadRequest,
-  parseBody,
-  sessionOf,
-  tenantOf,
-  tenantRoute,
-} from './fdi.http.ts';
+import { emailParam, FdiBadRequest, parseBody, sessionOf, tenantOf, tenantRoute } from './fdi.http.ts';
 import { invalidClaim } from './session.errors.ts';
 import type { Session } from './session.service.ts';
 import { assertMaySetUp, checkLimits, completeFactorInSession, completeSignIn, mfaState } from './sign-in.ts';
@@ -56,7 +49,7 @@ const INVALID_CREDENTIALS = { status: 'INVALID_CREDENTIALS_ERROR' } as const;
 export function webauthnRoutes(app: FastifyInstance, auth: AuthModule): void {
   const limits = auth.config.auth.rateLimit;
   const perIp = (request: FastifyRequest, what: string) => ({
-    key: `wa:${what}:${clientIp(request)}`,
+    key: `wa:${what}:${clientAddress(request)}`,
     max: limits.perIp,
   });
 
@@ -187,7 +180,7 @@ export function webauthnRoutes(app: FastifyInstance, auth: AuthModule): void {
     const email = emailParam((request.query as Record<string, unknown>).email);
     if (!email) throw new FdiBadRequest('Please provide the email as a GET param');
     const limited = await checkLimits(auth, reply, [
-      { key: `exists:ip:${clientIp(request)}`, max: limits.perIp },
+      { key: `exists:ip:${clientAddress(request)}`, max: limits.perIp },
       { key: `exists:contact:${email}`, max: limits.perContact },
     ]);
     if (limited) return limited;
@@ -201,7 +194,7 @@ export function webauthnRoutes(app: FastifyInstance, auth: AuthModule): void {
     if (!address.ok) return { status: 'GENERAL_ERROR', message: address.message };
     const email = address.email;
     const limited = await checkLimits(auth, reply, [
-      { key: `wa:recover-ip:${clientIp(request)}`, max: limits.perIp },
+      { key: `wa:recover-ip:${clientAddress(request)}`, max: limits.perIp },
       { key: `wa:recover:${email}`, max: limits.perContact },
     ]);
     if (limited) return limited;

@@ -1,10 +1,11 @@
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { Contract } from '@lumina/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { clientAddress } from './client-address.ts';
 import { pgRateLimitStore } from './pg-rate-limit.store.ts';
 
 const MINUTE_MS = 60_000;
@@ -86,8 +87,7 @@ export async function registerLimits(
   const ipWrites = app.createRateLimit({
     max: limits.ipWritesPerMinute,
     timeWindow: MINUTE_MS,
-    // An IPv6 client usually holds a whole /64: counted as one address, as the library does by default.
-    keyGenerator: (request) => `ip:${normalizeIP(request.ip, 64)}`,
+    keyGenerator: (request) => `ip:${clientAddress(request)}`,
   });
   const userWrites = app.createRateLimit({
     max: limits.writesPerMinute,

@@ -1,5 +1,5 @@
 import { and, eq, inArray, like, lt, sql } from 'drizzle-orm';
-import type { Database, DbOrTx } from '../../db/client.ts';
+import type { Database, DbOrTx, Tx } from '../../db/client.ts';
 import { authRateLimits } from '../../db/schema/index.ts';
 
 /**
@@ -62,6 +62,19 @@ export async function touchCounter(db: DbOrTx, key: string, at: Date): Promise<v
   await db.update(authRateLimits).set({ windowStart: at }).where(eq(authRateLimits.key, key));
 }
 
+/** Holds a transaction-long lock named `name`: counters read and written under it change for no one else. */
+export async function lockCounters(tx: Tx, name: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${name}))`);
+}
+
+/** One hit fewer on `key`, never below zero. */
+export async function takeBackHit(db: DbOrTx, key: string): Promise<void> {
+  await db
+    .update(authRateLimits)
+    .set({ count: sql`greatest(${authRateLimits.count} - 1, 0)` })
+    .where(eq(authRateLimits.key, key));
+}
+
 export async function deleteCounters(db: DbOrTx, keys: readonly string[]): Promise<void> {
   await db.delete(authRateLimits).where(inArray(authRateLimits.key, [...keys]));
 }
@@ -87,7 +100,7 @@ export function takeSlotUnderPrefix(
   staleBefore: Date,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${prefix}))`);
+    await lockCounters(tx, prefix);
     await deleteCountersStartedBefore(tx, staleBefore, prefix);
     const [open] = await tx
       .select({ n: sql<number>`count(*)`.mapWith(Number) })

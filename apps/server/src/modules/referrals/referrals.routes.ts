@@ -1,14 +1,12 @@
-import { normalizeIP } from '@fastify/rate-limit';
 import { contracts, type ReferralStatus } from '@lumina/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route.ts';
+import { clientAddress } from '../limits/client-address.ts';
 import { perMinuteBudget } from '../limits/limits.plugin.ts';
 import { settlingUntil, toCodeView, toReferralView } from './referrals.mapper.ts';
 import type { ReferralsService } from './referrals.service.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
-/** An IPv6 client usually holds a whole /64: one address, as the other limits count it. */
-const clientAddress = (request: FastifyRequest) => normalizeIP(request.ip, 64);
 
 export function referralsRoutes(app: FastifyInstance, referrals: ReferralsService): void {
   const auth = { preHandler: app.requireUser };
@@ -84,8 +82,9 @@ export function referralsRoutes(app: FastifyInstance, referrals: ReferralsServic
   route(
     app,
     contracts.trackReferral,
-    async ({ user, query, ip }) => {
-      const { referrerName } = await referrals.track(user.id, query.referral_code, normalizeIP(ip, 64));
+    async (request) => {
+      const { user, query } = request;
+      const { referrerName } = await referrals.track(user.id, query.referral_code, clientAddress(request));
       return { referrer_name: referrerName, welcome_credits: settings.welcomeCredits };
     },
     { preHandler: [app.requireUser, trackBudget] },

@@ -41,12 +41,14 @@ export function useTurnOnFactor() {
 
 /**
  * Stops asking for this factor. TOTP also forgets the authenticator app (the SDK's
- * `POST /auth/totp/device/remove` for every device), so turning it on again starts with a new secret.
+ * `POST /auth/totp/device/remove` for every device), so turning it on again starts with a new secret;
+ * when the server first wants a fresh code from the app, `navigate` takes the person to the code screen
+ * and nothing is turned off yet.
  */
-export function useTurnOffFactor() {
+export function useTurnOffFactor(navigate: (to: string) => void) {
   return useFactorMutation(async (factorId) => {
-    if (factorId === 'totp') {
-      await (await loadSuperTokens()).removeTotpDevices();
+    if (factorId === 'totp' && !(await (await loadSuperTokens()).removeTotpDevices(navigate))) {
+      return undefined;
     }
     return api.call(disableSecondFactorContract, { params: { factorId } });
   });

@@ -29,7 +29,7 @@ function FactorRow({ factorId, state }: { factorId: ManagedFactor; state: Factor
   const { t } = useTranslation();
   const navigate = useNavigate();
   const turnOn = useTurnOnFactor();
-  const turnOff = useTurnOffFactor();
+  const turnOff = useTurnOffFactor((to) => void navigate(to));
   const [opening, setOpening] = useState(false);
   const busy = opening || turnOn.isPending || turnOff.isPending;
   const failure = turnOn.error ?? turnOff.error;
