@@ -27,7 +27,8 @@ import { vendorsRoutes } from './modules/vendors/vendors.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { registerAuth } from './modules/auth/auth.routes.ts';
 import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
-import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
+import { answerClientError, answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
+import { registerClosedConnectionGuard } from './plugins/closed-connections.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { proxyTrust } from './http/proxy-trust.ts';
 import { requestIds } from './http/request-id.ts';
@@ -50,6 +51,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     // A URL that cannot be decoded (a broken percent-escape) fails before routing: send it through the
     // one error handler so it is a 400 like any other, with a detail.
     frameworkErrors: answerFrameworkError,
+    // Bytes Node's HTTP parser refuses (a malformed chunk size): the same error shape, not Fastify's.
+    clientErrorHandler: answerClientError,
     // Off unless TRUST_PROXY names the proxies in front: request.ip (per-IP limits) and
     // request.protocol (HSTS) would otherwise come from headers any client can write.
     trustProxy: trust,
@@ -63,6 +66,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   registerRequestDrain(app, config.shutdownTimeoutMs);
+  registerClosedConnectionGuard(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
