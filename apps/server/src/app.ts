@@ -29,6 +29,7 @@ import { registerAuth } from './modules/auth/auth.routes.ts';
 import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerClosedConnectionGuard } from './plugins/closed-connections.ts';
+import { registerConnectionDrain } from './plugins/connection-drain.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { proxyTrust } from './http/proxy-trust.ts';
 import { requestIds } from './http/request-id.ts';
@@ -167,6 +168,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   referralsRoutes(app, container.services.referrals);
 
   await registerWebApp(app, config.webDistDir);
+  // Last: its preClose hook must follow the routes' own (see the plugin).
+  registerConnectionDrain(app, config.shutdownLingerMs);
   return app;
 }
 

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { startServerProcess, waitUntilReady, processDatabase } from '../support/server-process.ts';
@@ -101,6 +102,31 @@ describe('the server process', () => {
     }
   }, 120_000);
 
+  it('answers every request sent on a kept-alive connection just after SIGTERM: no connection reset', async () => {
+    const { server, port, stop } = await startReadyServer({ SHUTDOWN_LINGER_MS: '5000' });
+    const connections = await Promise.all(Array.from({ length: 30 }, () => keptAliveConnection(port)));
+    try {
+      // Each connection has carried one request and now sits idle in the server's keep-alive pool.
+      for (const connection of connections) expect((await connection.get('/api/health')).status).toBe(200);
+      server.child.kill('SIGTERM');
+      for (let waited = 0; !server.output().includes('shutting down') && waited < 20_000; waited += 20) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const outcomes = await Promise.all(connections.map((c) => c.get('/api/health')));
+      const resets = outcomes.filter((o) => o.error);
+      expect(resets, JSON.stringify(resets.slice(0, 3))).toEqual([]);
+      // Served, or refused for the restart; either way the client is told to reconnect.
+      for (const outcome of outcomes) {
+        expect([200, 503]).toContain(outcome.status);
+        expect(outcome.headers.connection).toBe('close');
+      }
+      expect(await server.exited, server.output()).toBe(0);
+    } finally {
+      for (const connection of connections) connection.close();
+      await stop();
+    }
+  }, 120_000);
+
   it('exits on SIGTERM after the pipe its log is written to has gone (parent died)', async () => {
     const { server, stop } = await startReadyServer({});
     try {
@@ -118,6 +144,51 @@ describe('the server process', () => {
     }
   }, 120_000);
 });
+
+/**
+ * One kept-alive HTTP/1.1 connection, used one request at a time: each `get` resolves with the answer's
+ * status and headers, or with the error that ended the connection before an answer came.
+ */
+async function keptAliveConnection(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let buffered = Buffer.alloc(0);
+  let waiting:
+    ((outcome: { status?: number; headers: Record<string, string>; error?: string }) => void) | undefined;
+  const settle = (outcome: { status?: number; headers: Record<string, string>; error?: string }) => {
+    const resolve = waiting;
+    waiting = undefined;
+    resolve?.(outcome);
+  };
+  socket.on('data', (data: Buffer) => {
+    buffered = Buffer.concat([buffered, data]);
+    const end = buffered.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const [statusLine = '', ...lines] = buffered.subarray(0, end).toString('latin1').split('\r\n');
+    const headers = Object.fromEntries(
+      lines.map((line) => [
+        line.slice(0, line.indexOf(':')).toLowerCase(),
+        line.slice(line.indexOf(':') + 1).trim(),
+      ]),
+    );
+    const length = Number(headers['content-length'] ?? 0);
+    if (buffered.length < end + 4 + length) return;
+    buffered = buffered.subarray(end + 4 + length);
+    settle({ status: Number(statusLine.split(' ')[1]), headers });
+  });
+  socket.on('error', (err: NodeJS.ErrnoException) => settle({ headers: {}, error: err.code ?? err.message }));
+  socket.on('close', () => settle({ headers: {}, error: 'closed without an answer' }));
+  return {
+    get(path: string) {
+      return new Promise<{ status?: number; headers: Record<string, string>; error?: string }>((resolve) => {
+        if (socket.destroyed) return resolve({ headers: {}, error: 'closed without an answer' });
+        waiting = resolve;
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n\r\n`);
+      });
+    },
+    close: () => socket.destroy(),
+  };
+}
 
 /** A server process on a fresh database (this project's), once `/api/ready` answers 200. */
 async function startReadyServer(env: Record<string, string>) {
