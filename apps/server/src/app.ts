@@ -54,6 +54,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     frameworkErrors: answerFrameworkError,
     // Bytes Node's HTTP parser refuses (a malformed chunk size): the same error shape, not Fastify's.
     clientErrorHandler: answerClientError,
+    // Requests that arrive while the server closes are refused by registerConnectionDrain, in our shape.
+    return503OnClosing: false,
     // Off unless TRUST_PROXY names the proxies in front: request.ip (per-IP limits) and
     // request.protocol (HSTS) would otherwise come from headers any client can write.
     trustProxy: trust,

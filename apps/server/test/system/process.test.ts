@@ -118,7 +118,13 @@ describe('the server process', () => {
       // Served, or refused for the restart and told to reconnect elsewhere.
       for (const outcome of outcomes) {
         expect([200, 503]).toContain(outcome.status);
-        if (outcome.status === 503) expect(outcome.headers.connection).toBe('close');
+        if (outcome.status === 503) {
+          expect(outcome.headers.connection).toBe('close');
+          expect(JSON.parse(outcome.body ?? '')).toMatchObject({
+            detail: 'Lumina is restarting. Please try again in a moment.',
+            code: 'SERVICE_UNAVAILABLE',
+          });
+        }
       }
       expect(await server.exited, server.output()).toBe(0);
     } finally {
@@ -149,13 +155,14 @@ describe('the server process', () => {
  * One kept-alive HTTP/1.1 connection, used one request at a time: each `get` resolves with the answer's
  * status and headers, or with the error that ended the connection before an answer came.
  */
+type Outcome = { status?: number; headers: Record<string, string>; body?: string; error?: string };
+
 async function keptAliveConnection(port: number) {
   const socket = connect(port, '127.0.0.1');
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   let buffered = Buffer.alloc(0);
-  let waiting:
-    ((outcome: { status?: number; headers: Record<string, string>; error?: string }) => void) | undefined;
-  const settle = (outcome: { status?: number; headers: Record<string, string>; error?: string }) => {
+  let waiting: ((outcome: Outcome) => void) | undefined;
+  const settle = (outcome: Outcome) => {
     const resolve = waiting;
     waiting = undefined;
     resolve?.(outcome);
@@ -173,14 +180,15 @@ async function keptAliveConnection(port: number) {
     );
     const length = Number(headers['content-length'] ?? 0);
     if (buffered.length < end + 4 + length) return;
+    const body = buffered.subarray(end + 4, end + 4 + length).toString('utf8');
     buffered = buffered.subarray(end + 4 + length);
-    settle({ status: Number(statusLine.split(' ')[1]), headers });
+    settle({ status: Number(statusLine.split(' ')[1]), headers, body });
   });
   socket.on('error', (err: NodeJS.ErrnoException) => settle({ headers: {}, error: err.code ?? err.message }));
   socket.on('close', () => settle({ headers: {}, error: 'closed without an answer' }));
   return {
     get(path: string) {
-      return new Promise<{ status?: number; headers: Record<string, string>; error?: string }>((resolve) => {
+      return new Promise<Outcome>((resolve) => {
         if (socket.destroyed) return resolve({ headers: {}, error: 'closed without an answer' });
         waiting = resolve;
         socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n\r\n`);
