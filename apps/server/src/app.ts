@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -28,34 +27,38 @@ import { vendorsRoutes } from './modules/vendors/vendors.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { registerAuth } from './modules/auth/auth.routes.ts';
 import { EXPOSED_HEADERS } from './modules/auth/session.transport.ts';
-import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
+import { answerClientError, answerFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
+import { registerClosedConnectionGuard } from './plugins/closed-connections.ts';
+import { registerConnectionDrain } from './plugins/connection-drain.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { proxyTrust } from './http/proxy-trust.ts';
+import { requestIds } from './http/request-id.ts';
 import { registerRequestDrain } from './plugins/request-drain.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerLimits } from './modules/limits/limits.plugin.ts';
 import { StreamSlots } from './modules/limits/stream-slots.ts';
 
-/** Believes the nearest `hops` proxies: the address `hops` entries from the right is the client. */
-const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
-
 /** Builds the HTTP app on a container. No listen here, so tests drive it with inject() or a random port. */
 export async function buildApp(container: Container): Promise<FastifyInstance> {
   const { config } = container;
+  const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
     // Typed as the base logger so plugins and route helpers share one FastifyInstance type.
     loggerInstance: container.log as FastifyBaseLogger,
-    // A request id from a trusted proxy is kept so logs line up across hops; otherwise we make one.
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // A well-formed request id from a trusted proxy is kept so logs line up across hops; otherwise we make one.
+    genReqId: requestIds(trust),
     bodyLimit: 1024 * 1024,
     // A URL that cannot be decoded (a broken percent-escape) fails before routing: send it through the
     // one error handler so it is a 400 like any other, with a detail.
     frameworkErrors: answerFrameworkError,
+    // Bytes Node's HTTP parser refuses (a malformed chunk size): the same error shape, not Fastify's.
+    clientErrorHandler: answerClientError,
+    // Requests that arrive while the server closes are refused by registerConnectionDrain, in our shape.
+    return503OnClosing: false,
     // Off unless TRUST_PROXY names the proxies in front: request.ip (per-IP limits) and
     // request.protocol (HSTS) would otherwise come from headers any client can write.
-    // A hop count becomes the function Fastify itself would build from it (its types omit numbers).
-    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    trustProxy: trust,
     // Per-request lines cost CPU on a busy server (bench/gallery.bench.ts); errors are logged either way.
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
   });
@@ -66,6 +69,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   registerRequestDrain(app, config.shutdownTimeoutMs);
+  registerClosedConnectionGuard(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -166,6 +170,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   referralsRoutes(app, container.services.referrals);
 
   await registerWebApp(app, config.webDistDir);
+  // Last: its preClose hook must follow the routes' own (see the plugin).
+  registerConnectionDrain(app, config.shutdownLingerMs);
   return app;
 }
 

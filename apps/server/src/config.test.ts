@@ -29,6 +29,13 @@ describe('configuration', () => {
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['LOG_LEVEL', 'PORT', 'ROLES.1']);
   });
 
+  it('keeps the shutdown linger within the shutdown timeout', () => {
+    expect(loadConfig({}).shutdownLingerMs).toBe(2000);
+    expect(problemsOf({ SHUTDOWN_TIMEOUT_MS: '5000', SHUTDOWN_LINGER_MS: '5000' })).toEqual([
+      'SHUTDOWN_LINGER_MS: must be less than SHUTDOWN_TIMEOUT_MS (the linger is part of it) (got "5000")',
+    ]);
+  });
+
   it('requires the S3 keys once a bucket is configured, without echoing secrets', () => {
     const problems = problemsOf({ S3_BUCKET: 'lumina', S3_SECRET_ACCESS_KEY: '' });
     expect(problems).toEqual([

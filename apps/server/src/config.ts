@@ -92,6 +92,11 @@ export const EnvSchema = z
       .max(Number.MAX_SAFE_INTEGER)
       .default(1024 * 1024 * 1024),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+    /**
+     * How long kept-alive connections stay open after a shutdown starts, so a request a client sends on
+     * one just then is answered (with Connection: close) rather than reset. Part of SHUTDOWN_TIMEOUT_MS.
+     */
+    SHUTDOWN_LINGER_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
     // Gallery listings kept in memory until a change is announced (modules/images/listing-cache.ts).
     GALLERY_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     GALLERY_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(32),
@@ -366,6 +371,13 @@ export const EnvSchema = z
     POSTHOG_CAPTURE_PROMPTS: bool.default(false),
   })
   .superRefine((env, ctx) => {
+    if (env.SHUTDOWN_LINGER_MS >= env.SHUTDOWN_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SHUTDOWN_LINGER_MS'],
+        message: 'must be less than SHUTDOWN_TIMEOUT_MS (the linger is part of it)',
+      });
+    }
     if (env.S3_BUCKET) {
       for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
         if (!env[key])
@@ -581,6 +593,8 @@ export interface Config {
     heartbeatSeconds: number;
   };
   shutdownTimeoutMs: number;
+  /** How long kept-alive connections may still bring a request once shutdown starts (SHUTDOWN_LINGER_MS). */
+  shutdownLingerMs: number;
   /** Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses (TRUST_PROXY). */
   trustProxy: TrustProxy;
   /** Redis for shared rate-limit counters (REDIS_URL); PostgreSQL or memory without it. */
@@ -1260,6 +1274,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       heartbeatSeconds: env.JOB_HEARTBEAT_SECONDS,
     },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownLingerMs: env.SHUTDOWN_LINGER_MS,
     trustProxy: env.TRUST_PROXY,
     redisUrl: env.REDIS_URL,
     limits: {

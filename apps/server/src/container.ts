@@ -107,7 +107,7 @@ export interface Container {
       /** The Studio's history of runs (GET /api/tools/runs). */
       runs: ToolRunsService;
     };
-    webhooks: { fal: FalWebhookVerifier; replicate?: ReplicateWebhookVerifier };
+    webhooks: { fal?: FalWebhookVerifier; replicate?: ReplicateWebhookVerifier };
     /** Credit purchases (Stripe, or the development checkout without STRIPE_SECRET_KEY). */
     payments: PaymentsService;
     reviews: ReviewsService;
@@ -468,7 +468,11 @@ export async function createContainer(
       webUrl: config.auth.webUrl,
       addressSecret: fileUrlSecret,
     }),
-    webhooks: { fal: createFalWebhookVerifier(config), replicate: createReplicateWebhookVerifier(config) },
+    webhooks: {
+      // The container's clock, so tests can move past a failed key fetch's pause.
+      fal: createFalWebhookVerifier(config, { now: () => auth.clock.now() }),
+      replicate: createReplicateWebhookVerifier(config),
+    },
   };
 
   return {

@@ -1,18 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEnv, testDb, type TestEnv } from '../test/harness.ts';
-
-/** The log lines one app writes, parsed (pino writes one JSON object per line). */
-function captureLog() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { lines, stream };
-}
+import { captureLog } from '../test/support/log-capture.ts';
 
 describe(`request logging (LOG_REQUESTS) on ${testDb}`, () => {
   let env: TestEnv | undefined;

@@ -129,6 +129,8 @@ export async function startTestEnv(
       WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
       QUEUE_POLL_INTERVAL_SECONDS: '0.5',
       SHUTDOWN_TIMEOUT_MS: '5000',
+      // Test apps close at once; the linger has its own test on a server process.
+      SHUTDOWN_LINGER_MS: '0',
       // Suites fail a vendor on purpose many times in a row; a breaker opening midway would make their
       // outcomes depend on test order. Tests of the breaker set their own threshold.
       VENDOR_BREAKER_FAILURES: '1000',

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ErrorBody } from '@lumina/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -73,6 +76,44 @@ export function answerFrameworkError(
       ? 'The address has a broken percent-escape (like %E0%A4%A or %ED%A0%80); encode it again.'
       : 'This request could not be routed.';
   void reply.code(400).send({ detail, code: 'VALIDATION_FAILED', requestId: request.id } satisfies ErrorBody);
+}
+
+/** Parser errors about the body's framing rather than the request line or headers. */
+const BODY_FRAMING_ERRORS = new Set([
+  'HPE_INVALID_CHUNK_SIZE',
+  'HPE_CHUNK_EXTENSIONS_OVERFLOW',
+  'HPE_INVALID_CONTENT_LENGTH',
+  'HPE_UNEXPECTED_CONTENT_LENGTH',
+  'HPE_INVALID_TRANSFER_ENCODING',
+]);
+
+/**
+ * Fastify's `clientErrorHandler`: bytes Node's HTTP parser refuses (a malformed chunk size, a broken
+ * header) or a request that never finished arriving. There is no request to hand to the error handler,
+ * so the answer is written to the socket here, in the same shape, and the connection closed (its
+ * framing is lost). A client's broken request is not the server's fault: logged at debug, as Fastify does.
+ */
+export function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+  // Reset by the client, or already answered: nothing to say and nobody to say it to.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request took too long to arrive. Please try again.']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request headers are too large.']
+        : BODY_FRAMING_ERRORS.has(error.code ?? '')
+          ? [400, 'The request could not be read: its body is not valid HTTP (a broken chunk or length).']
+          : [400, 'The request could not be read: it is not valid HTTP.'];
+  const requestId = randomUUID();
+  this.log.debug({ err: error, requestId, status }, 'unreadable request refused');
+  const body = JSON.stringify({ detail, code: codeForStatus(status), requestId } satisfies ErrorBody);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** Fastify's own 4xx errors (bad JSON, wrong content type, body too large) with friendlier wording. */

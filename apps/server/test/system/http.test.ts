@@ -48,15 +48,6 @@ describe(`HTTP surface on ${testDb}`, () => {
     });
   });
 
-  it('keeps a request id given by a proxy', async () => {
-    const res = await env.app.inject({
-      method: 'GET',
-      url: '/api/health',
-      headers: { 'x-request-id': 'edge-42' },
-    });
-    expect(res.headers['x-request-id']).toBe('edge-42');
-  });
-
   it('answers unknown API routes with a JSON 404 that names the route', async () => {
     const res = await env.app.inject({
       method: 'POST',
@@ -109,6 +100,55 @@ describe(`HTTP surface on ${testDb}`, () => {
     const ui = await env.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(ui.statusCode).toBe(200);
     expect(ui.body).toContain('swagger');
+  });
+});
+
+describe(`request ids on ${testDb}`, () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  let env: TestEnv;
+
+  beforeAll(async () => {
+    env = await startTestEnv({ workers: false, env: { TRUST_PROXY: '10.0.0.0/8' } });
+  });
+  afterAll(() => env.close());
+
+  /** An error answer (unknown route), whose body carries the request id, sent from `remoteAddress`. */
+  async function requestIdOf(remoteAddress: string, given: string) {
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/api/nothing-here',
+      remoteAddress,
+      headers: { 'x-request-id': given },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['x-request-id']).toBe(res.json().requestId);
+    return res.json().requestId as string;
+  }
+
+  it('keeps a well-formed request id given by a trusted proxy', async () => {
+    expect(await requestIdOf('10.1.2.3', 'edge-42')).toBe('edge-42');
+    expect(await requestIdOf('10.1.2.3', 'trace:4bf92f35.77e1-01')).toBe('trace:4bf92f35.77e1-01');
+  });
+
+  it('makes its own for a client that is not a trusted proxy', async () => {
+    for (const address of ['127.0.0.1', '192.168.1.9', '2001:db8::1']) {
+      expect(await requestIdOf(address, 'edge-42')).toMatch(UUID);
+    }
+  });
+
+  it('makes its own when even a trusted proxy gives a malformed one', async () => {
+    for (const malformed of [
+      'x'.repeat(1000),
+      'x'.repeat(65),
+      'line\nbreak',
+      'ünïcödé',
+      'a b',
+      '"quoted"',
+      'Root=1-6789',
+      '',
+    ]) {
+      expect(await requestIdOf('10.1.2.3', malformed), JSON.stringify(malformed)).toMatch(UUID);
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { startServerProcess, waitUntilReady, processDatabase } from '../support/server-process.ts';
@@ -101,6 +102,37 @@ describe('the server process', () => {
     }
   }, 120_000);
 
+  it('answers every request sent on a kept-alive connection just after SIGTERM: no connection reset', async () => {
+    const { server, port, stop } = await startReadyServer({ SHUTDOWN_LINGER_MS: '5000' });
+    const connections = await Promise.all(Array.from({ length: 30 }, () => keptAliveConnection(port)));
+    try {
+      // Each connection has carried one request and now sits idle in the server's keep-alive pool.
+      for (const connection of connections) expect((await connection.get('/api/health')).status).toBe(200);
+      server.child.kill('SIGTERM');
+      for (let waited = 0; !server.output().includes('shutting down') && waited < 20_000; waited += 20) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const outcomes = await Promise.all(connections.map((c) => c.get('/api/health')));
+      const resets = outcomes.filter((o) => o.error);
+      expect(resets, JSON.stringify(resets.slice(0, 3))).toEqual([]);
+      // Served, or refused for the restart and told to reconnect elsewhere.
+      for (const outcome of outcomes) {
+        expect([200, 503]).toContain(outcome.status);
+        if (outcome.status === 503) {
+          expect(outcome.headers.connection).toBe('close');
+          expect(JSON.parse(outcome.body ?? '')).toMatchObject({
+            detail: 'Lumina is restarting. Please try again in a moment.',
+            code: 'SERVICE_UNAVAILABLE',
+          });
+        }
+      }
+      expect(await server.exited, server.output()).toBe(0);
+    } finally {
+      for (const connection of connections) connection.close();
+      await stop();
+    }
+  }, 120_000);
+
   it('exits on SIGTERM after the pipe its log is written to has gone (parent died)', async () => {
     const { server, stop } = await startReadyServer({});
     try {
@@ -118,6 +150,53 @@ describe('the server process', () => {
     }
   }, 120_000);
 });
+
+/**
+ * One kept-alive HTTP/1.1 connection, used one request at a time: each `get` resolves with the answer's
+ * status and headers, or with the error that ended the connection before an answer came.
+ */
+type Outcome = { status?: number; headers: Record<string, string>; body?: string; error?: string };
+
+async function keptAliveConnection(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let buffered = Buffer.alloc(0);
+  let waiting: ((outcome: Outcome) => void) | undefined;
+  const settle = (outcome: Outcome) => {
+    const resolve = waiting;
+    waiting = undefined;
+    resolve?.(outcome);
+  };
+  socket.on('data', (data: Buffer) => {
+    buffered = Buffer.concat([buffered, data]);
+    const end = buffered.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const [statusLine = '', ...lines] = buffered.subarray(0, end).toString('latin1').split('\r\n');
+    const headers = Object.fromEntries(
+      lines.map((line) => [
+        line.slice(0, line.indexOf(':')).toLowerCase(),
+        line.slice(line.indexOf(':') + 1).trim(),
+      ]),
+    );
+    const length = Number(headers['content-length'] ?? 0);
+    if (buffered.length < end + 4 + length) return;
+    const body = buffered.subarray(end + 4, end + 4 + length).toString('utf8');
+    buffered = buffered.subarray(end + 4 + length);
+    settle({ status: Number(statusLine.split(' ')[1]), headers, body });
+  });
+  socket.on('error', (err: NodeJS.ErrnoException) => settle({ headers: {}, error: err.code ?? err.message }));
+  socket.on('close', () => settle({ headers: {}, error: 'closed without an answer' }));
+  return {
+    get(path: string) {
+      return new Promise<Outcome>((resolve) => {
+        if (socket.destroyed) return resolve({ headers: {}, error: 'closed without an answer' });
+        waiting = resolve;
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n\r\n`);
+      });
+    },
+    close: () => socket.destroy(),
+  };
+}
 
 /** A server process on a fresh database (this project's), once `/api/ready` answers 200. */
 async function startReadyServer(env: Record<string, string>) {

@@ -18,10 +18,21 @@ export function assertCleanFdiInput(where: string, value: unknown, maxLength = F
   visit(value, where, 0, maxLength);
 }
 
+/**
+ * Why PostgreSQL cannot store `value` as text, if it cannot: it refuses NUL, and a lone surrogate has
+ * no UTF-8 encoding. For text that reaches the database by another way than a request field (what a
+ * signed SAML assertion says).
+ */
+export function unstorableText(value: string): string | undefined {
+  if (value.includes('\u0000')) return 'must not contain a NUL character';
+  if (LONE_SURROGATE.test(value)) return 'is not valid Unicode text';
+  return undefined;
+}
+
 function visit(value: unknown, path: string, depth: number, maxLength: number): void {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw new FdiBadRequest(`${path}: must not contain a NUL character`);
-    if (LONE_SURROGATE.test(value)) throw new FdiBadRequest(`${path}: is not valid Unicode text`);
+    const unstorable = unstorableText(value);
+    if (unstorable) throw new FdiBadRequest(`${path}: ${unstorable}`);
     if (value.length > maxLength) {
       throw new FdiBadRequest(`${path}: is too long (at most ${maxLength} characters)`);
     }

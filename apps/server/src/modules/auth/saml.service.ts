@@ -5,6 +5,7 @@ import type { SamlProviderConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { Logger } from '../../logger.ts';
 import { randomToken, sha256Hex } from './auth.crypto.ts';
+import { unstorableText } from './fdi.input.ts';
 import type { ExchangeResult } from './thirdparty.service.ts';
 import {
   findSamlRequest,
@@ -165,23 +166,31 @@ export class SamlSignIn {
       return refuse('no persistent NameID (a transient one names nobody twice)');
     }
     if (profile.nameID.length > 1024) return refuse('NameID longer than 1024 characters');
-    // Single use: the first good response spends the request; a replay finds nothing.
-    const spent = await takeSamlRequest(this.db, request.id, new Date(now));
-    if (!spent) return { ok: false, reason: 'the sign-in request was already answered' };
+    // A signature proves who wrote the text, not that we can store it: refused before the request is
+    // spent, so the person's next answer to it can still sign them in.
+    const unstorable = unstorableFields(profile);
+    if (unstorable) return refuse(unstorable);
     const code = randomToken();
-    await insertSamlCode(
-      this.db,
-      {
-        codeHash: sha256Hex(code),
-        tenantId: request.tenantId,
-        redirectUri: request.redirectUri,
-        nameId: profile.nameID,
-        email: emailOf(profile),
-        emailVerified: this.settings.emailVerified,
-        expiresAt: new Date(now + CODE_LIFETIME_MS),
-      },
-      new Date(now),
-    );
+    // Single use: the first good response spends the request; a replay finds nothing. Spent and turned
+    // into a code in one transaction, so a code that cannot be stored leaves the request waiting.
+    const spent = await this.db.transaction(async (tx) => {
+      if (!(await takeSamlRequest(tx, request.id, new Date(now)))) return false;
+      await insertSamlCode(
+        tx,
+        {
+          codeHash: sha256Hex(code),
+          tenantId: request.tenantId,
+          redirectUri: request.redirectUri,
+          nameId: profile.nameID,
+          email: emailOf(profile),
+          emailVerified: this.settings.emailVerified,
+          expiresAt: new Date(now + CODE_LIFETIME_MS),
+        },
+        new Date(now),
+      );
+      return true;
+    });
+    if (!spent) return { ok: false, reason: 'the sign-in request was already answered' };
     return { ok: true, location: back({ code }) };
   }
 
@@ -195,6 +204,21 @@ export class SamlSignIn {
       profile: { userId: row.nameId, email: row.email ?? undefined, emailVerified: row.emailVerified },
     };
   }
+}
+
+/** Why the NameID or an address attribute cannot be stored (a NUL, a lone surrogate), if one cannot. */
+function unstorableFields(profile: Profile): string | undefined {
+  const fields: Array<[string, unknown]> = [
+    ['NameID', profile.nameID],
+    ...EMAIL_ATTRIBUTES.map((name): [string, unknown] => [`attribute ${name}`, profile[name]]),
+  ];
+  for (const [field, value] of fields) {
+    for (const text of [value].flat()) {
+      const problem = typeof text === 'string' ? unstorableText(text) : undefined;
+      if (problem) return `${field} ${problem}`;
+    }
+  }
+  return undefined;
 }
 
 /** The person's address: an email attribute, else an emailAddress-format NameID; lower-cased. */

@@ -267,6 +267,34 @@ describe(`SAML sign-in through a local IdP that signs real assertions, on ${test
     expect(new URL(String(own.headers.location)).searchParams.get('code')).toBeTruthy();
   });
 
+  const unprintable: Array<[string, (email: string) => { nameId: string; email?: string }]> = [
+    ['NameID', (email) => ({ nameId: `${email}\u0000admin` })],
+    ['email attribute', (email) => ({ nameId: `id-${email}`, email: `${email}\u0000` })],
+  ];
+  for (const [where, user] of unprintable) {
+    it(`refuses a signed assertion with a NUL in its ${where}, and the same sign-in still completes`, async () => {
+      const email = uniqueEmail('saml-nul');
+      const { idpUrl } = await browser().start();
+      idp.state.nextUser = user(email);
+      const bad = await browser().post((await idp.respond(idpUrl)).form);
+      expect(bad.statusCode).toBe(303);
+      expect(Object.fromEntries(new URL(String(bad.headers.location)).searchParams)).toEqual({
+        error: 'access_denied',
+        error_description: 'The sign-in response was refused.',
+        state: SDK_STATE,
+      });
+      // The sign-in under way was not spent: the person's good answer to it signs them in.
+      idp.state.nextUser = { nameId: email, email };
+      const good = await browser().post((await idp.respond(idpUrl)).form);
+      const query = Object.fromEntries(new URL(String(good.headers.location)).searchParams);
+      expect(query.code).toBeTruthy();
+      expect((await browser().signInUp(query)).json()).toMatchObject({
+        status: 'OK',
+        user: { emails: [email] },
+      });
+    });
+  }
+
   it('does not link an unverified SAML address to someone who already has it', async () => {
     const email = uniqueEmail('saml-existing');
     await signIn(env, email);

@@ -11,12 +11,18 @@ const RECHECK_MS = 1500;
 const PING_MS = 15_000;
 /** When a person has every stream slot in use, a slot frees only when a tab closes: retry after this. */
 const FULL_RETRY_AFTER_SECONDS = 10;
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+};
 
 /**
  * Server-Sent Events for `/api/progress/stream`: a full snapshot on connect and after every change
  * (`event: progress`, data = `{jobs}`), pushed at once for changes in this process and within
  * RECHECK_MS for changes elsewhere. Streams end when the server shuts down. A person may have
  * `slots`' maximum open at once (across processes); one more is refused with 429 before it starts.
+ * HEAD gets the stream's headers and nothing else: a response to HEAD has no body, so a stream opened
+ * for it would never send anything and hold a slot until the client gave up.
  */
 export function progressStreams(
   app: FastifyInstance,
@@ -34,6 +40,10 @@ export function progressStreams(
   });
 
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method === 'HEAD') {
+      void reply.headers(STREAM_HEADERS);
+      return;
+    }
     const userId = request.user.id;
     const slot = await slots.acquire(userId);
     if (!slot) {
@@ -47,8 +57,7 @@ export function progressStreams(
     // Headers set by earlier hooks (security headers, CORS, request id) still apply.
     raw.writeHead(200, {
       ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
+      ...STREAM_HEADERS,
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
       'x-request-id': request.id,

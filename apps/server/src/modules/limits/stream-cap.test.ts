@@ -84,4 +84,31 @@ describe(`progress stream cap on ${testDb}`, () => {
     streams.push(reopened);
     expect((await openStream(env, alice)).status).toBe(429);
   });
+
+  it('answers HEAD at once with the stream’s headers and no body, and holds no slot', async () => {
+    const carol = await signedInClient(env, 'carol');
+    // More HEADs than the cap: each would hold a slot if it opened a stream.
+    for (let i = 0; i < 3; i++) {
+      const head = await fetch(`${env.baseUrl}/api/progress/stream`, {
+        method: 'HEAD',
+        headers: { authorization: `Bearer ${carol.accessToken}` },
+        // Generous: the answer is immediate; before, it never came.
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      expect(head.headers.get('cache-control')).toBe('no-cache, no-transform');
+      expect(await head.text()).toBe('');
+    }
+    const stream = await openStream(env, carol);
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+
+    // Signed out, HEAD is refused as GET is.
+    const anonymous = await fetch(`${env.baseUrl}/api/progress/stream`, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(anonymous.status).toBe(401);
+  });
 });

@@ -339,9 +339,12 @@ describe('fal webhook verification', () => {
   });
 
   it('is delivered to the URL given at submit, signed so the verifier accepts it', async () => {
-    const v = createFalWebhookVerifier(loadConfig({ FAL_WEBHOOK_JWKS_URL: fake.jwksUrl }), {
-      fetch: fake.fetch,
-    });
+    const v = createFalWebhookVerifier(
+      loadConfig({ FAL_KEY: fake.key, FAL_WEBHOOK_JWKS_URL: fake.jwksUrl }),
+      {
+        fetch: fake.fetch,
+      },
+    )!;
     const received: Array<Promise<unknown>> = [];
     const receiver = http.createServer((req, res) => {
       const chunks: Buffer[] = [];

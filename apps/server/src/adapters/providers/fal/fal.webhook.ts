@@ -41,6 +41,12 @@ export interface FalWebhookVerifierOptions {
 
 /** Keys stay cached; when a signature fails under keys older than this we refetch once (rotation). */
 const REFRESH_AFTER_MS = 5 * 60 * 1000;
+/**
+ * After a failed fetch of the keys, webhooks are refused without fetching again for this long: anyone
+ * can send well-formed headers, and each must not become a request to fal while its key set is down.
+ * Short, because a refused webhook only delays a result the poller fetches anyway.
+ */
+export const FAILED_FETCH_RETRY_MS = 30_000;
 
 export class FalWebhookVerifier {
   private readonly jwksUrl: string;
@@ -49,6 +55,7 @@ export class FalWebhookVerifier {
   private readonly fetchFn: typeof fetch;
   private readonly now: () => number;
   private cache?: { keys: KeyObject[]; fetchedAt: number };
+  private failure?: { error: unknown; at: number };
   private inflight?: Promise<KeyObject[]>;
 
   constructor(options: FalWebhookVerifierOptions = {}) {
@@ -96,9 +103,21 @@ export class FalWebhookVerifier {
 
   private async keys(refresh: boolean): Promise<KeyObject[]> {
     if (!refresh && this.cache && this.now() - this.cache.fetchedAt < this.cacheTtlMs) return this.cache.keys;
-    this.inflight ??= this.fetchKeys().finally(() => {
-      this.inflight = undefined;
-    });
+    if (this.failure && this.now() - this.failure.at < FAILED_FETCH_RETRY_MS) throw this.failure.error;
+    this.inflight ??= this.fetchKeys()
+      .then(
+        (keys) => {
+          this.failure = undefined;
+          return keys;
+        },
+        (error: unknown) => {
+          this.failure = { error, at: this.now() };
+          throw error;
+        },
+      )
+      .finally(() => {
+        this.inflight = undefined;
+      });
     return this.inflight;
   }
 
@@ -137,10 +156,14 @@ export function parseFalWebhook(body: Buffer | string, expectedRequestId?: strin
   return { requestId, status, payload: json.payload ?? null, ...(error ? { error } : {}) };
 }
 
-/** The verifier for `POST /api/webhooks/fal`, keyed from `FAL_WEBHOOK_JWKS_URL`. */
+/**
+ * The verifier for `POST /api/webhooks/fal`, keyed from `FAL_WEBHOOK_JWKS_URL`, or undefined without
+ * `FAL_KEY`: we send fal no work then, so no webhook can be ours and none is worth fetching keys for.
+ */
 export function createFalWebhookVerifier(
   config: Pick<Config, 'providers'>,
   overrides: Omit<FalWebhookVerifierOptions, 'jwksUrl'> = {},
-): FalWebhookVerifier {
-  return new FalWebhookVerifier({ jwksUrl: config.providers.fal.webhookJwksUrl, ...overrides });
+): FalWebhookVerifier | undefined {
+  const { key, webhookJwksUrl } = config.providers.fal;
+  return key ? new FalWebhookVerifier({ jwksUrl: webhookJwksUrl, ...overrides }) : undefined;
 }
