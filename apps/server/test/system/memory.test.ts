@@ -50,6 +50,8 @@ describe(`image decoding's memory on ${testDb}`, () => {
       ...SESSIONS_ACROSS_PROCESSES,
       // As `npm start` (scripts/start.mjs) and `npm run worker` set it.
       MALLOC_ARENA_MAX: '2',
+      // All eight wait for the decode slots at once: one person's share of the queue must hold them.
+      IMAGE_DECODE_QUEUE_PER_PERSON: '8',
     };
     const fixtures = Promise.all([transparentPng(), flatHeic(8000, 6250)]);
 

@@ -138,7 +138,7 @@ describe(`server-side product analytics through posthog-node on ${testDb}`, () =
     const res = await env.app.inject({ method: 'GET', url: '/api/config' });
     expect(res.json()).toEqual({
       analytics: { posthog_key: 'phc_test_key', posthog_host: posthog.url },
-      referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20 },
+      referrals: { reward_credits: 100, welcome_credits: 50, monthly_cap: 20, settle_days: 14 },
     });
     const page = await env.app.inject({ method: 'GET', url: '/api/health' });
     expect(String(page.headers['content-security-policy'])).toContain(`connect-src 'self' ${posthog.url}`);
