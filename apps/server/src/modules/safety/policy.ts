@@ -174,3 +174,43 @@ export function safetyPolicyProblem(file: string | undefined): string | undefine
     throw err;
   }
 }
+
+/** One finding about a piece of content: which category, how surely (0..1), and who said so. */
+export interface SafetyDecision {
+  category: SafetyCategory;
+  score: number;
+  source: 'lexicon' | 'openai';
+}
+
+/**
+ * What the policy does with a set of decisions: the strictest action among the categories whose score
+ * reaches their threshold (refuse over withhold over allow), and the category that decided it (with
+ * several at one action, the most specific: minors first, so they always name the refusal, and an edit
+ * of a real person before plain sexual content).
+ */
+export interface SafetyVerdict {
+  action: SafetyAction;
+  category?: SafetyCategory;
+}
+
+const SEVERITY: Record<SafetyAction, number> = { allow: 0, withhold: 1, refuse: 2 };
+const PRECEDENCE: readonly SafetyCategory[] = [
+  'sexual_minors',
+  'nudify_real_people',
+  'sexual',
+  'serious_harm',
+  'self_harm',
+  'hate',
+  'violence_gore',
+];
+
+export function judge(policy: SafetyPolicy, decisions: readonly SafetyDecision[]): SafetyVerdict {
+  let verdict: SafetyVerdict = { action: 'allow' };
+  for (const category of PRECEDENCE) {
+    const rule = policy[category];
+    const reached = decisions.some((d) => d.category === category && d.score >= rule.threshold);
+    if (reached && SEVERITY[rule.action] > SEVERITY[verdict.action])
+      verdict = { action: rule.action, category };
+  }
+  return verdict;
+}
