@@ -107,6 +107,17 @@ describe('the built-in text screen', () => {
     expect(decisions).toEqual([{ category: 'sexual', score: 0.8, source: 'lexicon' }]);
   });
 
+  it('counts only slurs in a negative prompt, which steers away from what it names', () => {
+    const steered = screenTextWithLexicon({
+      texts: ['a portrait of a family'],
+      negativeTexts: ['nsfw, nude, child, gore, blurry'],
+      hasPhoto: false,
+    });
+    expect(judge(DEFAULT_POLICY, steered)).toEqual({ action: 'allow' });
+    const slur = screenTextWithLexicon({ texts: ['a portrait'], negativeTexts: ['kike'], hasPhoto: false });
+    expect(judge(DEFAULT_POLICY, slur)).toEqual({ action: 'refuse', category: 'hate' });
+  });
+
   it('never says which words matched', async () => {
     const screener = createTextScreener({ policy: DEFAULT_POLICY });
     const result = await screener.screen({

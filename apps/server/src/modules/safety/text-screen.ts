@@ -12,6 +12,11 @@ import type { SafetyCategory, SafetyDecision } from './policy.ts';
 export interface TextToScreen {
   /** Every piece of text of one request (prompt, negative prompt, caption…), screened together. */
   texts: readonly string[];
+  /**
+   * Texts that say what to keep out (a negative prompt). "nude, child, gore" there steers an image away
+   * from them, so only words harmful whichever way they point (slurs) count.
+   */
+  negativeTexts?: readonly string[];
   /** Whether the request carries a photo (an edit, product holding, animate or training input). */
   hasPhoto: boolean;
 }
@@ -38,6 +43,9 @@ export function foldForScreening(text: string): string {
 export function screenTextWithLexicon(input: TextToScreen): SafetyDecision[] {
   const matches: LexiconMeta[] = [];
   for (const text of input.texts) if (text) matches.push(...lexiconMatches(foldForScreening(text)));
+  for (const text of input.negativeTexts ?? []) {
+    if (text) matches.push(...lexiconMatches(foldForScreening(text)).filter((m) => m.kind === 'hate'));
+  }
   const signals = new Map<SafetyCategory, number[]>();
   const add = (category: SafetyCategory, weight: number) =>
     signals.set(category, [...(signals.get(category) ?? []), weight]);

@@ -2,6 +2,8 @@ import type { Logger } from '../../logger.ts';
 import { judge, type SafetyDecision, type SafetyPolicy, type SafetyVerdict } from './policy.ts';
 import { screenTextWithLexicon, type TextToScreen } from './text-screen.ts';
 
+export type { TextToScreen };
+
 /** A vendor's opinion of some text, as our categories (see openai-moderation.ts). */
 export interface TextModeration {
   moderate(input: TextToScreen): Promise<SafetyDecision[]>;
