@@ -16,6 +16,7 @@ import {
   type CreditPackProduct,
   type Product,
 } from './modules/products/product-catalogue.ts';
+import { loadSafetyPolicy, safetyPolicyProblem, type SafetyPolicy } from './modules/safety/policy.ts';
 
 /**
  * The only reader of process.env. Every setting is parsed once at boot; a bad or missing value stops
@@ -369,8 +370,23 @@ export const EnvSchema = z
     POSTHOG_KEY: z.string().min(1).optional(),
     POSTHOG_HOST: z.url({ protocol: /^https?$/ }).default('https://us.i.posthog.com'),
     POSTHOG_CAPTURE_PROMPTS: bool.default(false),
+    // Content safety (modules/safety): the policy over the strict built-in one, and vendor screening.
+    SAFETY_POLICY_FILE: z.string().min(1).optional(),
+    /** Also screen text with OpenAI's moderation endpoint (needs OPENAI_API_KEY); the built-in screen always runs. */
+    SAFETY_OPENAI_MODERATION: z.enum(['on', 'off']).default('off'),
   })
   .superRefine((env, ctx) => {
+    if (env.SAFETY_POLICY_FILE) {
+      const problem = safetyPolicyProblem(env.SAFETY_POLICY_FILE);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['SAFETY_POLICY_FILE'], message: problem });
+    }
+    if (env.SAFETY_OPENAI_MODERATION === 'on' && !env.OPENAI_API_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SAFETY_OPENAI_MODERATION'],
+        message: 'needs OPENAI_API_KEY: the moderation endpoint is called with it',
+      });
+    }
     if (env.SHUTDOWN_LINGER_MS >= env.SHUTDOWN_TIMEOUT_MS) {
       ctx.addIssue({
         code: 'custom',
@@ -617,6 +633,8 @@ export interface Config {
    * by the credit packages. The first is the onboarding product.
    */
   products: readonly Product[];
+  /** Content safety (modules/safety): the policy in force, and whether OpenAI's moderation also screens text. */
+  safety: { policy: SafetyPolicy; openaiModeration: boolean };
   /** The referral programme (modules/referrals). */
   referrals: {
     rewardCredits: number;
@@ -1366,6 +1384,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     },
     models: loadCatalogue({ json: env.MODELS_JSON, file: env.MODELS_FILE }),
     products,
+    safety: {
+      policy: loadSafetyPolicy(env.SAFETY_POLICY_FILE),
+      openaiModeration: env.SAFETY_OPENAI_MODERATION === 'on',
+    },
     referrals: {
       rewardCredits: env.REFERRAL_REWARD_CREDITS,
       welcomeCredits: env.REFERRAL_WELCOME_CREDITS,

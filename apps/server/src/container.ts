@@ -69,6 +69,9 @@ import { purchaseFollower, ShootPipelineService } from './modules/products/shoot
 import { ReferralsService } from './modules/referrals/referrals.service.ts';
 import { VendorBreaker } from './modules/vendors/vendor-breaker.ts';
 import { VendorsService } from './modules/vendors/vendors.service.ts';
+import { createOpenAIModeration } from './adapters/providers/openai/openai.moderation.ts';
+import { openaiTextModeration } from './modules/safety/openai-moderation.ts';
+import { createTextScreener, type TextScreener } from './modules/safety/text-screener.ts';
 
 /** The composition root: every adapter and service, wired explicitly, built once per process. */
 export interface Container {
@@ -89,6 +92,8 @@ export interface Container {
     jobs: JobsModule;
     /** Text-to-image: a prompt becomes a job. */
     generation: GenerationService;
+    /** Content safety (modules/safety): the text screen every request's text goes through before a charge. */
+    safety: { text: TextScreener };
     /** Training your own model (a paid job), and the person's trained models. */
     training: { service: TrainingService; personal: PersonalModels };
     /** The gallery: images, their listings in memory, and the public counter. */
@@ -236,6 +241,7 @@ export async function createContainer(
     },
   };
   const models = new ModelCatalogue(config.models, adapters);
+  const openaiModeration = createOpenAIModeration(config);
   const gallery = new ListingCache({
     ttlMs: config.galleryCache.seconds * 1000,
     maxBytes: config.galleryCache.maxBytes,
@@ -290,7 +296,12 @@ export async function createContainer(
     catalogue: models,
     publicUrl: config.publicUrl,
   });
-  const generation = new GenerationService(models, jobs.service, personal);
+  const textScreener = createTextScreener({
+    policy: config.safety.policy,
+    moderation: openaiModeration && openaiTextModeration(openaiModeration),
+    log,
+  });
+  const generation = new GenerationService(models, jobs.service, textScreener, personal);
   const training = {
     personal,
     service: new TrainingService({
@@ -455,6 +466,7 @@ export async function createContainer(
     models,
     jobs,
     generation,
+    safety: { text: textScreener },
     training,
     images,
     videos,

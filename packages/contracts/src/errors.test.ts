@@ -8,6 +8,6 @@ describe('errorCodeForStatus', () => {
 
   it('falls back to INTERNAL for server faults and VALIDATION_FAILED for other refusals', () => {
     expect(errorCodeForStatus(502)).toBe('INTERNAL');
-    expect(errorCodeForStatus(422)).toBe('VALIDATION_FAILED');
+    expect(errorCodeForStatus(418)).toBe('VALIDATION_FAILED');
   });
 });

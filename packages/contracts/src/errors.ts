@@ -8,6 +8,7 @@ export const ErrorCode = z.enum([
   'FORBIDDEN',
   'CONFLICT',
   'INSUFFICIENT_CREDITS',
+  'CONTENT_REFUSED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
@@ -36,6 +37,8 @@ export const errorStatus = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Well-formed, but what it asks for is against the content policy (the detail says which part). */
+  CONTENT_REFUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -43,7 +46,7 @@ export const errorStatus = {
 
 /**
  * The code for a status when a body names none (a framework or proxy error): the code sent with that
- * status, else INTERNAL for a server fault and VALIDATION_FAILED for any other refusal (422 included).
+ * status, else INTERNAL for a server fault and VALIDATION_FAILED for any other refusal.
  */
 export function errorCodeForStatus(status: number): ErrorCode {
   const match = (Object.entries(errorStatus) as Array<[ErrorCode, number]>).find(([, s]) => s === status);

@@ -9,12 +9,34 @@ import { fakePng, loopbackFetch } from './png.ts';
  * (multipart; the file under `image` or repeated `image[]`), answering GPT-image style `b64_json` with
  * real PNGs of the asked size, an `x-request-id`, and OpenAI's error shape for a wrong key (401), a
  * moderation refusal (400 `moderation_blocked`), rate limiting (429) and a server error (500).
+ * Also the moderation endpoint, `POST /v1/moderations` (a string or an array of strings; one result per
+ * string, every category with a score, `flagged` when one reaches 0.5), scoring each text with
+ * `moderationScores` (a test sets it; by default nothing is flagged).
  */
+
+/** The moderation endpoint's categories, as OpenAI names them. */
+export const OPENAI_MODERATION_CATEGORIES = [
+  'harassment',
+  'harassment/threatening',
+  'hate',
+  'hate/threatening',
+  'illicit',
+  'illicit/violent',
+  'self-harm',
+  'self-harm/intent',
+  'self-harm/instructions',
+  'sexual',
+  'sexual/minors',
+  'violence',
+  'violence/graphic',
+] as const;
+
+export type OpenAIModerationCategory = (typeof OPENAI_MODERATION_CATEGORIES)[number];
 
 export type OpenAIOutcome = 'ok' | 'moderation' | 'rate-limit' | 'error';
 
 export interface OpenAIFakeRequest {
-  endpoint: 'generations' | 'edits';
+  endpoint: 'generations' | 'edits' | 'moderations';
   requestId: string;
   /** JSON body, or the multipart text fields. */
   fields: Record<string, unknown>;
@@ -32,6 +54,8 @@ export interface OpenAIFake {
   urlsSeen: string[];
   fetch: typeof fetch;
   defaultOutcome: OpenAIOutcome;
+  /** The moderation scores of one text (categories not given score near zero). */
+  moderationScores: (text: string) => Partial<Record<OpenAIModerationCategory, number>>;
   /** The outcome of the next request (then back to the default). */
   next(outcome: OpenAIOutcome): void;
   reset(): void;
@@ -51,12 +75,14 @@ export async function startOpenAIFake(): Promise<OpenAIFake> {
     urlsSeen: [],
     fetch: undefined as unknown as typeof fetch,
     defaultOutcome: 'ok',
+    moderationScores: () => ({}),
     next: (outcome) => queued.push(outcome),
     reset() {
       queued.length = 0;
       fake.requests.length = 0;
       fake.urlsSeen.length = 0;
       fake.defaultOutcome = 'ok';
+      fake.moderationScores = () => ({});
     },
     close: () => Promise.resolve(),
   };
@@ -91,6 +117,55 @@ export async function startOpenAIFake(): Promise<OpenAIFake> {
         outcome: 'ok',
         images: [],
       };
+    } else if (route === 'POST /v1/moderations') {
+      const fields = JSON.parse(body) as Record<string, unknown>;
+      const texts = typeof fields.input === 'string' ? [fields.input] : fields.input;
+      if (!Array.isArray(texts) || !texts.every((t) => typeof t === 'string')) {
+        return sendJson(
+          res,
+          400,
+          error("Invalid type for 'input'.", 'invalid_request_error', 'invalid_type', 'input'),
+          headers,
+        );
+      }
+      request = { endpoint: 'moderations', requestId, fields, files: [], outcome: 'ok', images: [] };
+      request.outcome = queued.shift() ?? fake.defaultOutcome;
+      fake.requests.push(request);
+      if (request.outcome === 'rate-limit' || request.outcome === 'error') {
+        const status = request.outcome === 'rate-limit' ? 429 : 500;
+        return sendJson(
+          res,
+          status,
+          error('The server had an error while processing your request.', 'server_error', null),
+          headers,
+        );
+      }
+      return sendJson(
+        res,
+        200,
+        {
+          id: `modr-${randomBytes(6).toString('hex')}`,
+          model: String(fields.model ?? 'omni-moderation-latest'),
+          results: texts.map((text: string) => {
+            const given = fake.moderationScores(text);
+            const scores = Object.fromEntries(
+              OPENAI_MODERATION_CATEGORIES.map((c) => [c, given[c] ?? 0.000_01]),
+            ) as Record<OpenAIModerationCategory, number>;
+            const categories = Object.fromEntries(
+              OPENAI_MODERATION_CATEGORIES.map((c) => [c, scores[c] >= 0.5]),
+            );
+            return {
+              flagged: Object.values(categories).some(Boolean),
+              categories,
+              category_scores: scores,
+              category_applied_input_types: Object.fromEntries(
+                OPENAI_MODERATION_CATEGORIES.map((c) => [c, ['text']]),
+              ),
+            };
+          }),
+        },
+        headers,
+      );
     } else if (route === 'POST /v1/images/edits') {
       const contentType = req.headers['content-type'] ?? '';
       if (!contentType.startsWith('multipart/form-data')) {

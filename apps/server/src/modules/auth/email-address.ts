@@ -1,4 +1,5 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
+import { foldLookalikes } from '../../text-folding.ts';
 
 /**
  * The one form an email address is stored, looked up and compared in, so that addresses which look
@@ -46,7 +47,6 @@ const MESSAGES: Record<EmailRefusal, string> = {
 
 const MAX_LENGTH = 254;
 const SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 const ASCII = /^[\x20-\x7e]$/;
 const ADDRESS_LETTER = /^[\p{L}\p{M}\p{N}]$/u;
 const NEUTRAL = /^[\p{sc=Common}\p{sc=Inherited}]$/u;
@@ -100,9 +100,7 @@ const SCRIPTS = (
 /** Canonicalises an email address typed by a person or sent by a provider, or says why it is refused. */
 export function canonicalEmail(value: unknown): CanonicalEmail {
   if (typeof value !== 'string') return refused('invalid');
-  const folded = stripInvisible(stripInvisible(value.trim()).normalize('NFKC'))
-    .toLowerCase()
-    .normalize('NFKC');
+  const folded = foldLookalikes(value.trim()).toLowerCase().normalize('NFKC');
   if (!SHAPE.test(folded) || folded.length > MAX_LENGTH) return refused('invalid');
   const at = folded.lastIndexOf('@');
   const local = folded.slice(0, at);
@@ -130,10 +128,6 @@ function refused(reason: EmailRefusal): CanonicalEmail {
 function isCombiningDiacritic(char: string): boolean {
   const code = char.codePointAt(0)!;
   return COMBINING_DIACRITICS.some(([first, last]) => code >= first && code <= last);
-}
-
-function stripInvisible(text: string): string {
-  return text.replace(INVISIBLE, '');
 }
 
 /** Why one local part or domain label cannot be used, or undefined when it can. */

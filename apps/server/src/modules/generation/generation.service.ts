@@ -13,6 +13,8 @@ import {
   type PersonalModelSource,
 } from '../models/model-catalogue.ts';
 import { TEXT_TO_IMAGE_KIND, type GenerationRecipe } from './text-to-image.kind.ts';
+import { refuseUnsafeText } from '../safety/refusal.ts';
+import type { TextScreener } from '../safety/text-screener.ts';
 
 /** Resolves a model id to its catalogue entry and provider adapter (throws a readable AppError). */
 export type ModelResolver = Pick<ModelCatalogue, 'get'>;
@@ -41,10 +43,17 @@ export class GenerationService {
   constructor(
     private readonly models: ModelResolver,
     private readonly jobs: Pick<JobsService, 'enqueue'>,
+    private readonly screener: TextScreener,
     private readonly own?: OwnModels,
   ) {}
 
   async create(userId: string, input: PromptInput) {
+    // Screened before anything is priced or charged: a refused prompt leaves no job, charge or row.
+    await refuseUnsafeText(
+      this.screener,
+      { texts: [input.text], negativeTexts: input.negativeText ? [input.negativeText] : [], hasPhoto: false },
+      'prompt',
+    );
     return this.jobs.enqueue(await this.prepare(userId, input));
   }
 
