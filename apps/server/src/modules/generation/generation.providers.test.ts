@@ -234,7 +234,7 @@ describe(`fal and Replicate through the pipeline on ${testDb}`, { timeout: 90_00
   });
 
   it('Replicate: a safety-checker failure fails at once; a failure that persists fails after retries; both refunded', async () => {
-    const refused = uniquePrompt('nsfw-ish');
+    const refused = uniquePrompt('a quiet beach the checker flags');
     replicate.scenario({ startingPolls: 0, processingPolls: 0, outcome: 'nsfw' });
     const before = await balanceOf(alice);
     const first = await prompt(alice, { text: refused, model: REPLICATE_MODEL });
