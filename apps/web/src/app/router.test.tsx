@@ -119,7 +119,9 @@ describe('app routes', () => {
   it.each(publicPages)('renders the public %s page without a session', async (key) => {
     sessionStore.setState({ status: 'signedOut', userId: null });
     renderAt(paths[key]);
-    const heading = await screen.findByRole('heading', { level: 1 });
+    // The first public page of the run loads its lazy route (and the legal pages' markdown) for the
+    // first time: on a busy machine that alone outlasts findBy's 1 s default.
+    const heading = await screen.findByRole('heading', { level: 1 }, { timeout: 10_000 });
     expect(heading.textContent).toBe(commonEn.pages[key].title);
   });
 
