@@ -29,7 +29,7 @@ import {
   colourful,
   recordingContext,
 } from '../apps/server/src/adapters/providers/local/tools/test-helpers.ts';
-import { machineNote, ms, percentile, photoPixels, table, writeSection } from './support.ts';
+import { machineNote, ms, percentile, photoPixels, table, timed, writeSection } from './support.ts';
 
 const args = process.argv.slice(2);
 const runsArg = args.indexOf('--runs');
@@ -87,16 +87,6 @@ const cases: Array<{
   },
 ];
 const provenance = { action: 'created' as const, model: 'FLUX dev', vendor: 'fal.ai', ingredients: [] };
-
-/** Wall and CPU (this process, all threads) time of one call. */
-async function timed<T>(fn: () => Promise<T>): Promise<{ wall: number; cpu: number; value: T }> {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const value = await fn();
-  const wall = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  return { wall, cpu: (cpu.user + cpu.system) / 1000, value };
-}
 
 const loadBefore = os.loadavg()[0]!;
 const rows: string[][] = [];

@@ -24,7 +24,7 @@ import '../apps/server/src/adapters/media/media.ts';
 import { FaceApiFaceDetector } from '../apps/server/src/adapters/safety/face-api.face-detector.ts';
 import { NsfwjsImageClassifier } from '../apps/server/src/adapters/safety/nsfwjs.image-classifier.ts';
 import { tfjsRuntime } from '../apps/server/src/adapters/safety/tfjs-runtime.ts';
-import { machineNote, ms, percentile, photoPixels, table, writeSection } from './support.ts';
+import { machineNote, ms, percentile, photoPixels, table, timed, writeSection } from './support.ts';
 
 const args = process.argv.slice(2);
 const runsArg = args.indexOf('--runs');
@@ -55,16 +55,6 @@ const images = [
 
 const classifier = new NsfwjsImageClassifier();
 const detector = new FaceApiFaceDetector();
-
-/** Wall and CPU (this process, all threads) time of one call. */
-async function timed<T>(fn: () => Promise<T>): Promise<{ wall: number; cpu: number; value: T }> {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const value = await fn();
-  const wall = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  return { wall, cpu: (cpu.user + cpu.system) / 1000, value };
-}
 
 type Series = { wall: number[]; cpu: number[] };
 const series = (): Series => ({ wall: [], cpu: [] });

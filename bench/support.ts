@@ -138,6 +138,16 @@ export async function signIn(
   };
 }
 
+/** Wall and CPU (this process, all threads) time of one call. */
+export async function timed<T>(fn: () => Promise<T>): Promise<{ wall: number; cpu: number; value: T }> {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = await fn();
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return { wall, cpu: (cpu.user + cpu.system) / 1000, value };
+}
+
 export const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
